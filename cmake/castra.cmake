@@ -1,0 +1,25 @@
+# castra_target_options(<target>): the one place that sets warnings and sanitizers.
+# Every Castra target goes through it; warnings are errors on our own code.
+set(CASTRA_SANITIZE "" CACHE STRING "Sanitizers for every target: empty, or a list such as address,undefined")
+option(CASTRA_WERROR "Treat warnings as errors in Castra's own code" ON)
+
+function(castra_target_options target)
+  target_compile_features(${target} PUBLIC cxx_std_20)
+  target_compile_options(${target} PRIVATE -Wall -Wextra -Wpedantic)
+  if(CASTRA_WERROR)
+    target_compile_options(${target} PRIVATE -Werror)
+  endif()
+  if(CASTRA_SANITIZE)
+    target_compile_options(${target} PRIVATE -fsanitize=${CASTRA_SANITIZE} -fno-omit-frame-pointer)
+    target_link_options(${target} PRIVATE -fsanitize=${CASTRA_SANITIZE})
+  endif()
+endfunction()
+
+# Generated protobuf code is not ours: same standard and sanitizers, no -Werror.
+function(castra_generated_options target)
+  target_compile_features(${target} PUBLIC cxx_std_20)
+  if(CASTRA_SANITIZE)
+    target_compile_options(${target} PRIVATE -fsanitize=${CASTRA_SANITIZE} -fno-omit-frame-pointer)
+    target_link_options(${target} PRIVATE -fsanitize=${CASTRA_SANITIZE})
+  endif()
+endfunction()

@@ -1,0 +1,2 @@
+// Placeholder until the match core lands.
+#pragma once

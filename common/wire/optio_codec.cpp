@@ -1,0 +1,1 @@
+#include "common/wire/optio_codec.hpp"

@@ -1,0 +1,1 @@
+#include "common/wire/stand_codec.hpp"
