@@ -22,6 +22,8 @@ namespace castra::rules {
 //                         version stays loadable, so old matches resume and verify.
 //   initial_state(sc, rs) the state before the first command; a malformed scenario is a
 //                         RuleError. The state records the rules version it was made with.
+//   begin(s, d)           the events that open the game once both players are seated and
+//                         their dice entropy is in (STAND!'s roll-off); may be empty.
 //   decide(s, side, c, d) checks a side's command against s: the events it produces, or the
 //                         rule it breaks. Pure apart from rolls taken from d; never
 //                         changes s. Automatic steps that follow (Optio's melee phase, the
@@ -50,6 +52,7 @@ concept RuleSet = requires(const typename G::State& s, typename G::State& ms, Si
   { G::current_version() } -> std::convertible_to<std::string_view>;
   { G::ruleset(ver) } -> std::same_as<const typename G::Ruleset*>;
   { G::initial_state(sc, rs) } -> std::same_as<Checked<typename G::State>>;
+  { G::begin(s, dice) } -> std::same_as<std::vector<typename G::Event>>;
   { G::decide(s, side, c, dice) } -> std::same_as<Checked<std::vector<typename G::Event>>>;
   { G::apply(ms, e) } -> std::same_as<void>;
   { G::visibility(e) } -> std::same_as<Visibility>;
