@@ -110,6 +110,7 @@ class MatchAdapter final : public AnyMatch {
     s.set_phase(now.phase);
     s.set_a_to_act(now.a);
     s.set_b_to_act(now.b);
+    s.set_turn(now.turn);
     if (auto o = m_.outcome()) {
       s.set_ended(true);
       outcome_to_proto(*o, s.mutable_outcome());
