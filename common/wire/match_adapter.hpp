@@ -141,7 +141,9 @@ class MatchAdapter final : public AnyMatch {
         if (s.event_index == seal.event_index) seal.salt = s.salt;
       }
     }
-    return match::replay_entry(m_, *decoded, m_.log().size());
+    // Seating both sides re-made the opening entry; it is checked in place.
+    const bool opening = decoded->kind == match::EntryKind::kStart;
+    return match::replay_entry(m_, *decoded, opening ? 0 : m_.log().size());
   }
 
   Bytes32 full_state_hash() const override { return m_.full_state_hash(); }
