@@ -391,14 +391,18 @@ std::optional<RuleError> may_move_now(Ctx& c, const Unit& u, const char* what) {
   return std::nullopt;
 }
 
-// Checks a subcommander's move to `to` against his orders; `how` says what moves him.
-std::optional<RuleError> orders_allow(const Leader& l, Square to, const std::string& how) {
+// Checks a subcommander's move to `to` against his orders. `carried`: his unit's advance
+// moves him, not his own move. The message names only his own side's path.
+std::optional<RuleError> orders_allow(const Leader& l, Square to, bool carried) {
   if (!bound_by_orders(l)) return std::nullopt;
   const int p = progress_after(l, to);
   const Square prog = l.path[static_cast<std::size_t>(p)];
   const int d = distance(to, prog);
   if (d <= l.range) return std::nullopt;
-  return fail("optio.4.orders", "orders: " + how + square_text(to) + " is " + std::to_string(d) +
+  const std::string where = carried ? "the advance would carry subcommander " +
+                                          std::to_string(l.id) + " to " + square_text(to) + ","
+                                    : square_text(to) + " is";
+  return fail("optio.4.orders", "orders: " + where + " " + std::to_string(d) +
                                     " squares from your progress square " + square_text(prog) +
                                     "; range is " + std::to_string(l.range));
 }
@@ -471,9 +475,7 @@ std::optional<RuleError> check(Ctx& c, Side side, const cmd::Advance& a) {
                 unit_text(s, *u) + " is out of command; it may not charge");
   }
   for (int lid : leaders_with(s, u->id)) {
-    if (auto e =
-            orders_allow(*s.leader(lid), at,
-                         "the advance would carry subcommander " + std::to_string(lid) + " to ")) {
+    if (auto e = orders_allow(*s.leader(lid), at, true)) {
       return e;
     }
   }
@@ -560,7 +562,7 @@ std::optional<RuleError> check(Ctx& c, Side side, const cmd::MoveLeader& m) {
                                       " squares; " + square_text(u->pos) + " is " +
                                       std::to_string(d) + " from " + square_text(from));
   }
-  return orders_allow(*l, u->pos, "");
+  return orders_allow(*l, u->pos, false);
 }
 
 std::optional<RuleError> check(Ctx& c, Side side, const cmd::AbandonOrders& a) {
