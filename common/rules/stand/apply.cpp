@@ -223,7 +223,9 @@ std::optional<std::string> Game::check(const State& s) {
       return where(h) + "holds " + std::to_string(rs->space_of(t.figures)) + " space of " +
              std::to_string(t.capacity);
     }
-    if (t.attacked && s.phase != Phase::kFight) return where(h) + "attacked outside a fight";
+    if (t.attacked && s.phase != Phase::kFight && s.phase != Phase::kOver) {
+      return where(h) + "attacked outside a fight";
+    }
     if (!t.unmoved.empty() && (s.phase != Phase::kMove || t.side != s.active)) {
       return where(h) + "unmoved figures outside their move phase";
     }
