@@ -43,8 +43,10 @@ namespace castra::rules {
 //   check(s)              a debug re-check of every invariant; a description of the first
 //                         broken one, or nothing.
 //   describe(e)           the event in words for logs and the client ("Warband at (5,3)...").
+// Commands and events compare with ==, so a verifier can check a replay against a record.
 template <typename G>
-concept RuleSet = requires(const typename G::State& s, typename G::State& ms, Side side,
+concept RuleSet = std::equality_comparable<typename G::Command> &&
+                  std::equality_comparable<typename G::Event> && requires(const typename G::State& s, typename G::State& ms, Side side,
                            const typename G::Command& c, const typename G::Event& e, Dice& dice,
                            Viewer v, const typename G::Scenario& sc,
                            const typename G::Ruleset& rs, ByteWriter& w, std::string_view ver) {

@@ -1,2 +1,0 @@
-// Placeholder until the match core lands.
-#pragma once

@@ -1,0 +1,278 @@
+// Match<G>: one match of rule set G as an event-sourced log (design section 2). A match is a
+// scenario, a rules version, a dice commitment and an append-only log of entries: the
+// opening events, each accepted command with the events and rolls it produced, and the end.
+// The state is the fold of the events. Projections (what each viewer may see), sealed
+// commitments and the final reveal all come from here and nowhere else.
+// Not thread-safe: one owner (the server's match actor, castra-sim, a test) at a time.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "common/match/crypto.hpp"
+#include "common/match/fair_dice.hpp"
+#include "common/match/state_hash.hpp"
+#include "common/rules/rule_set.hpp"
+#include "common/rules/types.hpp"
+
+namespace castra::match {
+
+using rules::Checked;
+using rules::Outcome;
+using rules::RuleError;
+using rules::Side;
+using rules::Viewer;
+using rules::Visibility;
+
+// HMAC-SHA256(salt, "castra/sealed/v1" || u32 len || content): what the others see of a
+// sealed event until the end (docs/formats.md 3).
+Bytes32 sealed_commitment(const Bytes32& salt, std::string_view content);
+// The salt of the k-th sealed event of an entry, from the 32 random bytes the caller handed
+// in with its command: HMAC-SHA256(command_salt, "castra/salt/v1" || u32 k).
+Bytes32 event_salt(const Bytes32& command_salt, std::uint32_t k);
+
+enum class EntryKind : std::uint8_t { kStart = 0, kCommand = 1, kEnd = 2 };
+
+// Why a match ended outside the rules (kEnd entries).
+enum class EndReason : std::uint8_t { kResigned = 0, kDrawAgreed = 1, kForfeit = 2, kAborted = 3 };
+
+struct Seal {
+  std::uint32_t event_index = 0;  // within its entry
+  Bytes32 salt{};                 // secret until the end
+  Bytes32 commitment{};           // public
+  friend bool operator==(const Seal&, const Seal&) = default;
+};
+
+template <typename G>
+struct Entry {
+  EntryKind kind = EntryKind::kCommand;
+  Side side = Side::kA;  // kCommand: who gave it; kEnd: who resigned or forfeited
+  std::optional<typename G::Command> command;
+  std::vector<typename G::Event> events;
+  std::uint64_t first_event = 0;  // match-wide number of events[0]
+  std::vector<Roll> rolls;
+  std::vector<Seal> seals;
+  std::optional<Outcome> outcome;    // kEnd only
+  EndReason end_reason = EndReason::kResigned;
+};
+
+// One event as a viewer receives it: its content when the viewer may see it, otherwise a
+// placeholder that keeps numbering continuous, with the commitment for a sealed one.
+template <typename G>
+struct ViewedEvent {
+  std::uint64_t number = 0;
+  std::uint32_t entry = 0;
+  Visibility visibility;
+  std::optional<typename G::Event> event;
+  std::optional<Bytes32> commitment;
+};
+
+template <rules::RuleSet G>
+class Match {
+ public:
+  using State = typename G::State;
+  using Command = typename G::Command;
+  using Event = typename G::Event;
+
+  struct Setup {
+    std::string match_id;
+    typename G::Scenario scenario;
+    std::string rules_version;  // empty: G::current_version()
+    Bytes32 server_seed{};      // drawn by the caller from the OS CSPRNG (common does no I/O)
+  };
+
+  static Checked<Match> create(Setup setup) {
+    if (setup.rules_version.empty()) setup.rules_version = std::string(G::current_version());
+    const auto* rules = G::ruleset(setup.rules_version);
+    if (rules == nullptr) {
+      return rules::refuse("match.version", "rules version " + setup.rules_version +
+                                                " is not known to this Castra");
+    }
+    auto initial = G::initial_state(setup.scenario, *rules);
+    if (!initial) return initial.error();
+    Match m;
+    m.dice_.match_id = setup.match_id;
+    m.dice_.server_seed = setup.server_seed;
+    m.commitment_ = dice_commitment(setup.server_seed);
+    m.scenario_ = std::move(setup.scenario);
+    m.version_ = std::move(setup.rules_version);
+    m.state_ = std::move(*initial);
+    return m;
+  }
+
+  const std::string& id() const { return dice_.match_id; }
+  const std::string& rules_version() const { return version_; }
+  const typename G::Scenario& scenario() const { return scenario_; }
+  const Bytes32& dice_commitment_value() const { return commitment_; }
+  const State& state() const { return state_; }
+  const std::vector<Entry<G>>& log() const { return log_; }
+  std::uint64_t event_count() const { return events_; }
+  std::uint64_t roll_count() const { return rolls_; }
+  bool seated(Side s) const { return seated_[rules::index(s)]; }
+  bool started() const { return seated_[0] && seated_[1]; }
+
+  // A player takes a seat and adds entropy to the dice. When the second seat is taken the
+  // game begins: G::begin's events (STAND!'s roll-off) become the kStart entry.
+  std::optional<RuleError> seat(Side side, std::string entropy) {
+    if (seated(side)) {
+      return rules::refuse("match.seat", std::string("side ") + rules::side_letter(side) +
+                                             " is already seated");
+    }
+    (side == Side::kA ? dice_.entropy_a : dice_.entropy_b) = std::move(entropy);
+    seated_[rules::index(side)] = true;
+    if (started()) {
+      RecordingDice dice(dice_, rolls_, &forced_);
+      Entry<G> entry;
+      entry.kind = EntryKind::kStart;
+      entry.events = G::begin(state_, dice);
+      entry.rolls = dice.rolls();
+      append(std::move(entry), Bytes32{});
+    }
+    return std::nullopt;
+  }
+
+  // Who must act now: nobody before both seats are taken or after the end.
+  rules::Acting acting() const {
+    if (!started()) return rules::Acting{false, false, "seating"};
+    if (outcome()) return rules::Acting{false, false, "ended"};
+    return G::acting(state_);
+  }
+
+  std::optional<Outcome> outcome() const {
+    if (ended_) return ended_;
+    return G::outcome(state_);
+  }
+
+  // A side's command: checked against the state, and on success appended with its events.
+  // `command_salt` is 32 fresh random bytes from the caller, used only if the command
+  // produces a sealed event. Returns the index of the new entry.
+  Checked<std::size_t> submit(Side side, const Command& command, const Bytes32& command_salt) {
+    if (!started()) return rules::refuse("match.not_started", "the match has not started yet");
+    if (auto o = outcome()) return rules::refuse("match.over", "the match is over: " + o->reason);
+    const rules::Acting now = G::acting(state_);
+    if (!now.must_act(side)) {
+      return rules::refuse("match.turn", std::string("it is not side ") + rules::side_letter(side) +
+                                             "'s turn to act (phase: " + now.phase + ")");
+    }
+    RecordingDice dice(dice_, rolls_, &forced_);
+    auto events = G::decide(state_, side, command, dice);
+    if (!events) return events.error();
+    Entry<G> entry;
+    entry.kind = EntryKind::kCommand;
+    entry.side = side;
+    entry.command = command;
+    entry.events = std::move(*events);
+    entry.rolls = dice.rolls();
+    append(std::move(entry), command_salt);
+    return log_.size() - 1;
+  }
+
+  // Ends the match outside the rules: a resignation, an agreed draw, a forfeit on time, or an
+  // operator's abort. Refused once the match is over.
+  std::optional<RuleError> end(EndReason reason, Side side, Outcome outcome) {
+    if (auto o = this->outcome()) {
+      return rules::refuse("match.over", "the match is over: " + o->reason);
+    }
+    Entry<G> entry;
+    entry.kind = EntryKind::kEnd;
+    entry.side = side;
+    entry.outcome = outcome;
+    entry.end_reason = reason;
+    entry.first_event = events_;
+    log_.push_back(std::move(entry));
+    ended_ = std::move(outcome);
+    return std::nullopt;
+  }
+
+  // For replays of a stored or exported log: after an entry has been re-decided and matched,
+  // it takes the recorded seals (whose salts were drawn when the command was first given).
+  void adopt_seals(std::size_t entry, std::vector<Seal> seals) { log_[entry].seals = std::move(seals); }
+
+  // Forces the faces of the next rolls (castra-sim --dice, tests). Such a match no longer
+  // verifies against its seed, by design.
+  void force_rolls(std::vector<int> faces) { forced_ = std::move(faces); }
+
+  // After the end every viewer sees everything.
+  Viewer effective(Viewer v) const { return outcome() ? Viewer::kEveryone : v; }
+
+  State snapshot(Viewer v) const { return G::project(state_, effective(v)); }
+  Bytes32 state_hash(Viewer v) const { return match::state_hash<G>(snapshot(v)); }
+  // The hash of the whole state; published only at the end.
+  Bytes32 full_state_hash() const { return match::state_hash<G>(state_); }
+
+  // Every event numbered `from` or later, as viewer v may see it.
+  std::vector<ViewedEvent<G>> events_for(Viewer v, std::uint64_t from = 0) const {
+    const Viewer eff = effective(v);
+    std::vector<ViewedEvent<G>> out;
+    for (std::uint32_t ei = 0; ei < log_.size(); ++ei) {
+      const Entry<G>& entry = log_[ei];
+      if (entry.first_event + entry.events.size() <= from) continue;
+      for (std::size_t i = 0; i < entry.events.size(); ++i) {
+        const std::uint64_t number = entry.first_event + i;
+        if (number < from) continue;
+        ViewedEvent<G> ve;
+        ve.number = number;
+        ve.entry = ei;
+        ve.visibility = G::visibility(entry.events[i]);
+        if (ve.visibility.visible_to(eff)) ve.event = entry.events[i];
+        for (const Seal& seal : entry.seals) {
+          if (seal.event_index == i) ve.commitment = seal.commitment;
+        }
+        out.push_back(std::move(ve));
+      }
+    }
+    return out;
+  }
+
+  // What is revealed at the end; nullopt before.
+  struct Secrets {
+    Bytes32 server_seed{};
+    std::string entropy_a;
+    std::string entropy_b;
+  };
+  std::optional<Secrets> reveal() const {
+    if (!outcome()) return std::nullopt;
+    return Secrets{dice_.server_seed, dice_.entropy_a, dice_.entropy_b};
+  }
+  // The secrets, for storage only (never sent before the end).
+  const DiceInputs& dice_inputs() const { return dice_; }
+
+ private:
+  Match() = default;
+
+  void append(Entry<G> entry, const Bytes32& command_salt) {
+    entry.first_event = events_;
+    std::uint32_t k = 0;
+    for (std::uint32_t i = 0; i < entry.events.size(); ++i) {
+      const Event& e = entry.events[i];
+      if (G::visibility(e).kind == Visibility::Kind::kSealed) {
+        Seal seal;
+        seal.event_index = i;
+        seal.salt = event_salt(command_salt, k++);
+        seal.commitment = sealed_commitment(seal.salt, G::sealed_bytes(e));
+        entry.seals.push_back(seal);
+      }
+      G::apply(state_, e);
+    }
+    events_ += entry.events.size();
+    rolls_ += entry.rolls.size();
+    log_.push_back(std::move(entry));
+  }
+
+  DiceInputs dice_;
+  Bytes32 commitment_{};
+  typename G::Scenario scenario_{};
+  std::string version_;
+  State state_{};
+  std::vector<Entry<G>> log_;
+  std::uint64_t events_ = 0;
+  std::uint64_t rolls_ = 0;
+  bool seated_[2] = {false, false};
+  std::optional<Outcome> ended_;
+  std::vector<int> forced_;
+};
+
+}  // namespace castra::match

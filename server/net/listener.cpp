@@ -1,0 +1,54 @@
+#include "server/net/listener.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <boost/asio/dispatch.hpp>
+#include <boost/asio/strand.hpp>
+
+#include "server/net/http_session.hpp"
+
+namespace castra::net {
+
+namespace beast = boost::beast;
+using tcp = boost::asio::ip::tcp;
+
+Listener::Listener(boost::asio::io_context& ioc, std::shared_ptr<SharedState> state,
+                   const NetOptions& options)
+    : ioc_(ioc), acceptor_(boost::asio::make_strand(ioc)), state_(std::move(state)),
+      options_(options) {}
+
+bool Listener::open(const tcp::endpoint& endpoint, beast::error_code& ec) {
+  acceptor_.open(endpoint.protocol(), ec);
+  if (!ec) acceptor_.set_option(boost::asio::socket_base::reuse_address(true), ec);
+  if (!ec) acceptor_.bind(endpoint, ec);
+  if (!ec) acceptor_.listen(boost::asio::socket_base::max_listen_connections, ec);
+  return !ec;
+}
+
+std::uint16_t Listener::port() const { return acceptor_.local_endpoint().port(); }
+
+void Listener::run() { do_accept(); }
+
+void Listener::stop() {
+  boost::asio::dispatch(acceptor_.get_executor(), [self = shared_from_this()] {
+    beast::error_code ec;
+    self->acceptor_.close(ec);
+  });
+}
+
+void Listener::do_accept() {
+  acceptor_.async_accept(boost::asio::make_strand(ioc_),
+                         beast::bind_front_handler(&Listener::on_accept, shared_from_this()));
+}
+
+void Listener::on_accept(beast::error_code ec, tcp::socket socket) {
+  if (ec == boost::asio::error::operation_aborted) return;  // stopped
+  if (ec) {
+    spdlog::warn("event=accept_error error=\"{}\"", ec.message());
+  } else if (!state_->shutting_down()) {
+    std::make_shared<HttpSession>(std::move(socket), state_, options_)->run();
+  }
+  if (acceptor_.is_open()) do_accept();
+}
+
+}  // namespace castra::net

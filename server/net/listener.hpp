@@ -1,0 +1,35 @@
+// Listener: accepts connections and starts an HttpSession for each on its own strand.
+// Only server/net/*.cpp include this.
+#pragma once
+
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/beast/core.hpp>
+
+#include <memory>
+
+#include "server/net/network.hpp"
+#include "server/net/shared_state.hpp"
+
+namespace castra::net {
+
+class Listener : public std::enable_shared_from_this<Listener> {
+ public:
+  Listener(boost::asio::io_context& ioc, std::shared_ptr<SharedState> state,
+           const NetOptions& options);
+  // Opens, binds and listens; false (and `ec`) when the address cannot be used.
+  bool open(const boost::asio::ip::tcp::endpoint& endpoint, boost::beast::error_code& ec);
+  std::uint16_t port() const;
+  void run();
+  void stop();
+
+ private:
+  void do_accept();
+  void on_accept(boost::beast::error_code ec, boost::asio::ip::tcp::socket socket);
+
+  boost::asio::io_context& ioc_;
+  boost::asio::ip::tcp::acceptor acceptor_;
+  std::shared_ptr<SharedState> state_;
+  NetOptions options_;
+};
+
+}  // namespace castra::net

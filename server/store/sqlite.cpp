@@ -1,0 +1,135 @@
+#include "server/store/sqlite.hpp"
+
+#include <sqlite3.h>
+
+#include <utility>
+
+namespace castra::store {
+
+namespace {
+Status status_of(sqlite3* db, int code) {
+  if (code == SQLITE_OK || code == SQLITE_DONE || code == SQLITE_ROW) return Status::success();
+  return Status{code, db != nullptr ? sqlite3_errmsg(db) : sqlite3_errstr(code)};
+}
+}  // namespace
+
+std::optional<Db> Db::open(const std::string& path, bool create, Status* status) {
+  sqlite3* raw = nullptr;
+  const int flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0) | SQLITE_OPEN_NOMUTEX;
+  const int rc = sqlite3_open_v2(path.c_str(), &raw, flags, nullptr);
+  if (rc != SQLITE_OK) {
+    *status = Status{rc, raw != nullptr ? sqlite3_errmsg(raw) : sqlite3_errstr(rc)};
+    sqlite3_close(raw);
+    return std::nullopt;
+  }
+  sqlite3_extended_result_codes(raw, 1);
+  *status = Status::success();
+  return Db(raw);
+}
+
+Db::Db(Db&& other) noexcept : db_(std::exchange(other.db_, nullptr)) {}
+Db& Db::operator=(Db&& other) noexcept {
+  if (this != &other) {
+    sqlite3_close(db_);
+    db_ = std::exchange(other.db_, nullptr);
+  }
+  return *this;
+}
+Db::~Db() { sqlite3_close(db_); }
+
+Status Db::exec(std::string_view sql) {
+  char* err = nullptr;
+  const std::string owned(sql);
+  const int rc = sqlite3_exec(db_, owned.c_str(), nullptr, nullptr, &err);
+  Status s;
+  if (rc != SQLITE_OK) s = Status{rc, err != nullptr ? err : sqlite3_errstr(rc)};
+  sqlite3_free(err);
+  return s;
+}
+
+Statement Db::prepare(std::string_view sql, Status* status) {
+  sqlite3_stmt* stmt = nullptr;
+  const int rc = sqlite3_prepare_v3(db_, sql.data(), static_cast<int>(sql.size()),
+                                    SQLITE_PREPARE_PERSISTENT, &stmt, nullptr);
+  *status = status_of(db_, rc);
+  return Statement(rc == SQLITE_OK ? stmt : nullptr);
+}
+
+std::int64_t Db::last_insert_rowid() const { return sqlite3_last_insert_rowid(db_); }
+int Db::changes() const { return sqlite3_changes(db_); }
+std::string Db::error_message() const { return sqlite3_errmsg(db_); }
+
+Statement::Statement(Statement&& other) noexcept : stmt_(std::exchange(other.stmt_, nullptr)) {}
+Statement& Statement::operator=(Statement&& other) noexcept {
+  if (this != &other) {
+    sqlite3_finalize(stmt_);
+    stmt_ = std::exchange(other.stmt_, nullptr);
+  }
+  return *this;
+}
+Statement::~Statement() { sqlite3_finalize(stmt_); }
+
+Statement& Statement::bind(int i, std::int64_t v) {
+  sqlite3_bind_int64(stmt_, i, v);
+  return *this;
+}
+Statement& Statement::bind(int i, std::string_view text) {
+  sqlite3_bind_text(stmt_, i, text.data(), static_cast<int>(text.size()), SQLITE_TRANSIENT);
+  return *this;
+}
+Statement& Statement::bind_blob(int i, std::string_view bytes) {
+  sqlite3_bind_blob(stmt_, i, bytes.data(), static_cast<int>(bytes.size()), SQLITE_TRANSIENT);
+  return *this;
+}
+Statement& Statement::bind_null(int i) {
+  sqlite3_bind_null(stmt_, i);
+  return *this;
+}
+
+bool Statement::step(Status* status) {
+  const int rc = sqlite3_step(stmt_);
+  *status = status_of(sqlite3_db_handle(stmt_), rc);
+  return rc == SQLITE_ROW;
+}
+
+Status Statement::run() {
+  Status s;
+  while (step(&s)) {
+  }
+  reset();
+  return s;
+}
+
+void Statement::reset() {
+  sqlite3_reset(stmt_);
+  sqlite3_clear_bindings(stmt_);
+}
+
+std::int64_t Statement::column_int(int i) const { return sqlite3_column_int64(stmt_, i); }
+std::string Statement::column_text(int i) const {
+  const auto* p = sqlite3_column_text(stmt_, i);
+  return p != nullptr ? std::string(reinterpret_cast<const char*>(p),
+                                    static_cast<std::size_t>(sqlite3_column_bytes(stmt_, i)))
+                      : std::string();
+}
+std::string Statement::column_blob(int i) const {
+  const void* p = sqlite3_column_blob(stmt_, i);
+  return p != nullptr ? std::string(static_cast<const char*>(p),
+                                    static_cast<std::size_t>(sqlite3_column_bytes(stmt_, i)))
+                      : std::string();
+}
+bool Statement::column_is_null(int i) const {
+  return sqlite3_column_type(stmt_, i) == SQLITE_NULL;
+}
+
+Transaction::Transaction(Db& db) : db_(db), begun_(db.exec("BEGIN IMMEDIATE")) {}
+Transaction::~Transaction() {
+  if (!done_ && begun_.ok()) db_.exec("ROLLBACK");
+}
+Status Transaction::commit() {
+  Status s = db_.exec("COMMIT");
+  if (s.ok()) done_ = true;
+  return s;
+}
+
+}  // namespace castra::store

@@ -1,0 +1,99 @@
+// A thin RAII wrapper over SQLite's C API: a connection, prepared statements and
+// transactions. No ORM. A Db and its statements belong to one thread at a time (the
+// store's writer); SQLite is built thread-safe, but Castra never shares a connection.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+struct sqlite3;
+struct sqlite3_stmt;
+
+namespace castra::store {
+
+// The outcome of a SQLite call: ok, or the SQLite code and its message.
+struct Status {
+  int code = 0;  // SQLITE_OK
+  std::string message;
+  bool ok() const { return code == 0; }
+  static Status success() { return {}; }
+};
+
+class Statement;
+
+class Db {
+ public:
+  // Opens (creating if asked) the database at `path`; ":memory:" for an in-memory one.
+  static std::optional<Db> open(const std::string& path, bool create, Status* status);
+  Db(Db&& other) noexcept;
+  Db& operator=(Db&& other) noexcept;
+  Db(const Db&) = delete;
+  Db& operator=(const Db&) = delete;
+  ~Db();
+
+  // Runs one or more statements that return no rows.
+  Status exec(std::string_view sql);
+  // Prepares one statement; on error the returned statement is invalid and `status` says why.
+  Statement prepare(std::string_view sql, Status* status);
+  std::int64_t last_insert_rowid() const;
+  int changes() const;
+  std::string error_message() const;
+  sqlite3* handle() const { return db_; }
+
+ private:
+  explicit Db(sqlite3* db) : db_(db) {}
+  sqlite3* db_ = nullptr;
+};
+
+// A prepared statement. Bind indexes are 1-based, column indexes 0-based (as in SQLite).
+class Statement {
+ public:
+  Statement() = default;
+  Statement(Statement&& other) noexcept;
+  Statement& operator=(Statement&& other) noexcept;
+  Statement(const Statement&) = delete;
+  Statement& operator=(const Statement&) = delete;
+  ~Statement();
+
+  bool valid() const { return stmt_ != nullptr; }
+  Statement& bind(int i, std::int64_t v);
+  Statement& bind(int i, std::string_view text);
+  Statement& bind_blob(int i, std::string_view bytes);
+  Statement& bind_null(int i);
+  // Advances: true when a row is ready, false when done; errors land in `status`.
+  bool step(Status* status);
+  // Runs to completion, for statements that return no rows.
+  Status run();
+  void reset();
+
+  std::int64_t column_int(int i) const;
+  std::string column_text(int i) const;
+  std::string column_blob(int i) const;
+  bool column_is_null(int i) const;
+
+ private:
+  friend class Db;
+  explicit Statement(sqlite3_stmt* stmt) : stmt_(stmt) {}
+  sqlite3_stmt* stmt_ = nullptr;
+};
+
+// BEGIN IMMEDIATE on construction; ROLLBACK on destruction unless commit() succeeded.
+class Transaction {
+ public:
+  explicit Transaction(Db& db);
+  Transaction(const Transaction&) = delete;
+  Transaction& operator=(const Transaction&) = delete;
+  ~Transaction();
+  const Status& begun() const { return begun_; }
+  Status commit();
+
+ private:
+  Db& db_;
+  Status begun_;
+  bool done_ = false;
+};
+
+}  // namespace castra::store
