@@ -67,6 +67,11 @@ v1::Snapshot MatchHost::snapshot(Viewer viewer) const {
   return match_->snapshot(viewer);
 }
 
+v1::GameLegal MatchHost::legal(Side side) const {
+  std::lock_guard lock(mu_);
+  return match_->legal(side);
+}
+
 std::optional<v1::MatchRecord> MatchHost::record() const {
   std::lock_guard lock(mu_);
   return match_->record();

@@ -80,6 +80,7 @@ class MatchHost : public std::enable_shared_from_this<MatchHost> {
   bool ended() const;
   rules::Acting acting() const;
   v1::Snapshot snapshot(Viewer viewer) const;
+  v1::GameLegal legal(Side side) const;
   std::uint64_t committed_events() const;
 
   // Start-up recovery: replays the stored log; a mismatch closes the match.
