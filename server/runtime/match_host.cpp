@@ -554,7 +554,7 @@ void MatchHost::collect_updates(Deliveries* out) {
       s.needs_snapshot = false;
     } else if (visible > s.next_event) {
       for (auto& e : match_->events_for(s.viewer, s.next_event)) {
-        if (e.number >= visible) break;
+        if (e.number() >= visible) break;
         *u.add_events() = std::move(e);
       }
     }
