@@ -125,12 +125,12 @@ Acting Game::acting(const State& s) {
     case Phase::kDeploy:
     case Phase::kMove:
     case Phase::kFight:
-      return {s.active == Side::kA, s.active == Side::kB, std::string(name(s.phase))};
+      return {s.active == Side::kA, s.active == Side::kB, std::string(name(s.phase)), s.game_turn};
     case Phase::kRollOff:
     case Phase::kOver:
       break;
   }
-  return {false, false, std::string(name(s.phase))};
+  return {false, false, std::string(name(s.phase)), s.game_turn};
 }
 
 std::optional<Outcome> Game::outcome(const State& s) {

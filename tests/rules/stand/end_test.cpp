@@ -29,7 +29,7 @@ TEST(StandBreak, AnArmyThatLosesHalfItsStrengthBreaksAndLosesAtOnce) {
   EXPECT_EQ(ended[0].outcome, Outcome::win(kA, "side B's army broke: it lost 4 of 8 strength"));
   EXPECT_TRUE(std::holds_alternative<ev::GameEnded>(events.back()));
   EXPECT_EQ(Game::outcome(s), ended[0].outcome);
-  EXPECT_EQ(Game::acting(s), (Acting{false, false, "over"}));
+  EXPECT_EQ(Game::acting(s), (Acting{false, false, "over", 1}));
 }
 
 TEST(StandBreak, AnArmyThatLosesLessThanHalfFightsOn) {
@@ -88,7 +88,7 @@ TEST(StandTurnLimit, TheLimitIsCheckedAfterTheSecondPlayersTurnOnly) {
   s.active = kA;
   play(s, kA, cmd::EndPhase{});
   EXPECT_FALSE(Game::outcome(s).has_value());
-  EXPECT_EQ(Game::acting(s), (Acting{false, true, "move"}));
+  EXPECT_EQ(Game::acting(s), (Acting{false, true, "move", 3}));
   EXPECT_EQ(s.game_turn, 3);
 }
 
@@ -117,19 +117,19 @@ TEST(StandTurns, EachPlayerTurnIsAMovePhaseThenAFightPhase) {
   put(s, kA, {1, 1}, infantry(12));
   put(s, kB, {6, 6}, infantry(12));
   start(s);
-  EXPECT_EQ(Game::acting(s), (Acting{false, true, "move"}));
+  EXPECT_EQ(Game::acting(s), (Acting{false, true, "move", 1}));
   EXPECT_EQ(
       play(s, kB, cmd::EndPhase{}),
       (std::vector<Event>{ev::PhaseEnded{kB, Phase::kMove}, ev::PhaseBegan{kB, Phase::kFight, 1}}));
-  EXPECT_EQ(Game::acting(s), (Acting{false, true, "fight"}));
+  EXPECT_EQ(Game::acting(s), (Acting{false, true, "fight", 1}));
   play(s, kB, cmd::EndPhase{});
-  EXPECT_EQ(Game::acting(s), (Acting{true, false, "move"}));
+  EXPECT_EQ(Game::acting(s), (Acting{true, false, "move", 1}));
   EXPECT_EQ(s.game_turn, 1);
   play(s, kA, cmd::EndPhase{});
   EXPECT_EQ(refusal(s, kB, cmd::EndPhase{}), "stand.2.turn");
   play(s, kA, cmd::EndPhase{});
   EXPECT_EQ(s.game_turn, 2);
-  EXPECT_EQ(Game::acting(s), (Acting{false, true, "move"}));
+  EXPECT_EQ(Game::acting(s), (Acting{false, true, "move", 2}));
 }
 
 TEST(StandContract, EveryEventIsPublicAndProjectionChangesNothing) {

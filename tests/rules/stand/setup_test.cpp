@@ -104,7 +104,7 @@ TEST(StandDeploy, TheBattleBeginsWithTheWinnersMovePhase) {
   EXPECT_EQ(only<ev::BattleBegan>(events)[0].start_strength,
             (std::array<int, 2>{strength, strength}));
   EXPECT_EQ(only<ev::PhaseBegan>(events)[0], (ev::PhaseBegan{kB, Phase::kMove, 1}));
-  EXPECT_EQ(Game::acting(s), (Acting{false, true, "move"}));
+  EXPECT_EQ(Game::acting(s), (Acting{false, true, "move", 1}));
   EXPECT_EQ(s.at({2, 7}).unmoved, cavalry(6));
 }
 
