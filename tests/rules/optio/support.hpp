@@ -22,8 +22,12 @@ inline const Ruleset& rs() {
 }
 
 inline std::string source_dir() {
+#ifdef CASTRA_SOURCE_DIR
+  return CASTRA_SOURCE_DIR;  // compiled in by castra_test()
+#else
   const char* d = std::getenv("CASTRA_SOURCE_DIR");
   return d != nullptr ? d : ".";
+#endif
 }
 
 inline std::string read_file(const std::string& relative) {
