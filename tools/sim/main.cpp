@@ -1,6 +1,7 @@
 // castra-sim: runs a scenario and a command script offline, printing every event as a JSON
 // line, and verifies exported match records. Formats: docs/formats.md sections 5 and 6.
 #include <CLI/CLI.hpp>
+#include <google/protobuf/struct.pb.h>
 #include <google/protobuf/util/json_util.h>
 #include <sodium.h>
 
@@ -59,6 +60,30 @@ Bytes32 derive(const Bytes32& seed, std::string_view purpose, std::uint32_t n) {
   w.str(purpose);
   w.u32(n);
   return castra::match::hmac_sha256(seed, w.bytes());
+}
+
+// One script line: a castra.v1.ScriptLine, or the same with the rule set's bare command
+// ({"side": "SIDE_A", "command": {"deploy": {...}}}), which is wrapped under the match's
+// rule set. An empty string on success, else why the line is malformed.
+std::string parse_script_line(const std::string& line, const std::string& ruleset,
+                              castra::v1::ScriptLine* out) {
+  if (pbu::JsonStringToMessage(line, out, pbu::JsonParseOptions{}).ok()) return "";
+  google::protobuf::Struct bare;
+  if (auto st = pbu::JsonStringToMessage(line, &bare, pbu::JsonParseOptions{}); !st.ok()) {
+    return st.ToString();
+  }
+  auto* fields = bare.mutable_fields();
+  if (fields->count("command") == 0) return "a script line needs \"command\" or \"resign\"";
+  google::protobuf::Value wrapped;
+  (*wrapped.mutable_struct_value()->mutable_fields())[ruleset] = (*fields)["command"];
+  (*fields)["command"] = wrapped;
+  std::string json;
+  (void)pbu::MessageToJsonString(bare, &json);
+  out->Clear();
+  if (auto st = pbu::JsonStringToMessage(json, out, pbu::JsonParseOptions{}); !st.ok()) {
+    return st.ToString();
+  }
+  return "";
 }
 
 struct RunOptions {
@@ -140,8 +165,8 @@ int run(const RunOptions& o) {
     ++number;
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
     castra::v1::ScriptLine step;
-    if (auto st = pbu::JsonStringToMessage(line, &step, parse); !st.ok()) {
-      std::cerr << "castra-sim: " << o.commands << ":" << number << ": " << st.ToString() << "\n";
+    if (auto st = parse_script_line(line, m.ruleset(), &step); !st.empty()) {
+      std::cerr << "castra-sim: " << o.commands << ":" << number << ": " << st << "\n";
       return kExitUsage;
     }
     const auto side = step.side() == castra::v1::SIDE_B ? castra::rules::Side::kB
