@@ -6,6 +6,7 @@
 #include <boost/asio/strand.hpp>
 
 #include "server/net/http_session.hpp"
+#include "server/net/websocket_session.hpp"
 
 namespace castra::net {
 
@@ -13,9 +14,8 @@ namespace beast = boost::beast;
 using tcp = boost::asio::ip::tcp;
 
 Listener::Listener(boost::asio::io_context& ioc, std::shared_ptr<SharedState> state,
-                   const NetOptions& options)
-    : ioc_(ioc), acceptor_(boost::asio::make_strand(ioc)), state_(std::move(state)),
-      options_(options) {}
+                   boost::asio::ssl::context* tls)
+    : ioc_(ioc), acceptor_(boost::asio::make_strand(ioc)), state_(std::move(state)), tls_(tls) {}
 
 bool Listener::open(const tcp::endpoint& endpoint, beast::error_code& ec) {
   acceptor_.open(endpoint.protocol(), ec);
@@ -25,9 +25,13 @@ bool Listener::open(const tcp::endpoint& endpoint, beast::error_code& ec) {
   return !ec;
 }
 
-std::uint16_t Listener::port() const { return acceptor_.local_endpoint().port(); }
+std::uint16_t Listener::port() const {
+  return acceptor_.local_endpoint().port();
+}
 
-void Listener::run() { do_accept(); }
+void Listener::run() {
+  do_accept();
+}
 
 void Listener::stop() {
   boost::asio::dispatch(acceptor_.get_executor(), [self = shared_from_this()] {
@@ -44,9 +48,14 @@ void Listener::do_accept() {
 void Listener::on_accept(beast::error_code ec, tcp::socket socket) {
   if (ec == boost::asio::error::operation_aborted) return;  // stopped
   if (ec) {
+    // Out of descriptors, typically: keep accepting once some close.
     spdlog::warn("event=accept_error error=\"{}\"", ec.message());
   } else if (!state_->shutting_down()) {
-    std::make_shared<HttpSession>(std::move(socket), state_, options_)->run();
+    if (tls_ != nullptr) {
+      std::make_shared<HttpSession<TlsStream>>(TlsStream(std::move(socket), *tls_), state_)->run();
+    } else {
+      std::make_shared<HttpSession<PlainStream>>(PlainStream(std::move(socket)), state_)->run();
+    }
   }
   if (acceptor_.is_open()) do_accept();
 }

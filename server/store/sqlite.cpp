@@ -35,7 +35,9 @@ Db& Db::operator=(Db&& other) noexcept {
   }
   return *this;
 }
-Db::~Db() { sqlite3_close(db_); }
+Db::~Db() {
+  sqlite3_close(db_);
+}
 
 Status Db::exec(std::string_view sql) {
   char* err = nullptr;
@@ -55,9 +57,15 @@ Statement Db::prepare(std::string_view sql, Status* status) {
   return Statement(rc == SQLITE_OK ? stmt : nullptr);
 }
 
-std::int64_t Db::last_insert_rowid() const { return sqlite3_last_insert_rowid(db_); }
-int Db::changes() const { return sqlite3_changes(db_); }
-std::string Db::error_message() const { return sqlite3_errmsg(db_); }
+std::int64_t Db::last_insert_rowid() const {
+  return sqlite3_last_insert_rowid(db_);
+}
+int Db::changes() const {
+  return sqlite3_changes(db_);
+}
+std::string Db::error_message() const {
+  return sqlite3_errmsg(db_);
+}
 
 Statement::Statement(Statement&& other) noexcept : stmt_(std::exchange(other.stmt_, nullptr)) {}
 Statement& Statement::operator=(Statement&& other) noexcept {
@@ -67,7 +75,9 @@ Statement& Statement::operator=(Statement&& other) noexcept {
   }
   return *this;
 }
-Statement::~Statement() { sqlite3_finalize(stmt_); }
+Statement::~Statement() {
+  sqlite3_finalize(stmt_);
+}
 
 Statement& Statement::bind(int i, std::int64_t v) {
   sqlite3_bind_int64(stmt_, i, v);
@@ -105,7 +115,9 @@ void Statement::reset() {
   sqlite3_clear_bindings(stmt_);
 }
 
-std::int64_t Statement::column_int(int i) const { return sqlite3_column_int64(stmt_, i); }
+std::int64_t Statement::column_int(int i) const {
+  return sqlite3_column_int64(stmt_, i);
+}
 std::string Statement::column_text(int i) const {
   const auto* p = sqlite3_column_text(stmt_, i);
   return p != nullptr ? std::string(reinterpret_cast<const char*>(p),

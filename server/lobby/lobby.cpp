@@ -1,0 +1,404 @@
+#include "server/lobby/lobby.hpp"
+
+#include <sodium.h>
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <chrono>
+
+#include "common/match/crypto.hpp"
+#include "common/match/fair_dice.hpp"
+#include "server/accounts/passwords.hpp"
+
+namespace castra::lobby {
+
+using server::ErrorCode;
+using server::fail;
+using server::Failure;
+using server::Result;
+
+namespace {
+
+constexpr std::uint32_t kDefaultLiveSeconds = 600;
+constexpr std::uint32_t kDefaultCorrespondenceSeconds = 3 * 24 * 3600;
+constexpr std::uint32_t kDefaultGraceSeconds = 120;
+constexpr std::uint32_t kMaxSpectatorDelay = 20;
+constexpr std::size_t kInvitationLength = 10;
+
+std::int64_t now_ms() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+std::string random_hex(std::size_t bytes) {
+  std::string raw(bytes, '\0');
+  randombytes_buf(raw.data(), raw.size());
+  return match::to_hex(std::string_view(raw));
+}
+
+// Crockford's base32 without the letters people misread.
+std::string random_invitation_code() {
+  static constexpr char kAlphabet[] = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+  std::string code;
+  for (std::size_t i = 0; i < kInvitationLength; ++i)
+    code += kAlphabet[randombytes_uniform(32)];
+  return code;
+}
+
+Failure storage_failure(const store::Status& s, const char* what) {
+  spdlog::error("event=match_store_failed what={} code={} error=\"{}\"", what, s.code, s.message);
+  return fail(ErrorCode::kInternal, "the match database failed; try again");
+}
+
+Failure busy() {
+  return fail(ErrorCode::kServerBusy, "this match is being changed; try again", 200);
+}
+
+}  // namespace
+
+std::optional<int> seat_of(const store::MatchRow& row, std::int64_t account) {
+  if (row.player_a && *row.player_a == account) return 0;
+  if (row.player_b && *row.player_b == account) return 1;
+  return std::nullopt;
+}
+
+bool to_act(const store::MatchRow& row, int side) {
+  return row.to_act.find(side == 0 ? 'A' : 'B') != std::string::npos;
+}
+
+bool well_formed_match_id(const std::string& id) {
+  return id.size() == 32 && std::all_of(id.begin(), id.end(), [](char c) {
+           return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
+         });
+}
+
+Result<castra::v1::MatchSettings> normalized_settings(castra::v1::MatchSettings s) {
+  auto* tc = s.mutable_time_control();
+  switch (tc->kind()) {
+    case castra::v1::TimeControl::LIVE:
+      if (tc->seconds_per_move() == 0) tc->set_seconds_per_move(kDefaultLiveSeconds);
+      if (tc->disconnect_grace_seconds() == 0)
+        tc->set_disconnect_grace_seconds(kDefaultGraceSeconds);
+      if (tc->seconds_per_move() < 30 || tc->seconds_per_move() > 7200) {
+        return fail(ErrorCode::kInvalidRequest, "a live match gives 30 s to 2 h per move");
+      }
+      if (tc->disconnect_grace_seconds() < 10 || tc->disconnect_grace_seconds() > 3600) {
+        return fail(ErrorCode::kInvalidRequest, "the disconnect grace is 10 s to 1 h");
+      }
+      break;
+    case castra::v1::TimeControl::CORRESPONDENCE:
+      if (tc->seconds_per_move() == 0) tc->set_seconds_per_move(kDefaultCorrespondenceSeconds);
+      tc->set_disconnect_grace_seconds(0);
+      if (tc->seconds_per_move() < 3600 || tc->seconds_per_move() > 14 * 24 * 3600) {
+        return fail(ErrorCode::kInvalidRequest,
+                    "a correspondence match gives 1 h to 14 days per move");
+      }
+      break;
+    default:
+      return fail(ErrorCode::kInvalidRequest, "unknown time control");
+  }
+  if (s.spectator_delay_turns() > kMaxSpectatorDelay) {
+    return fail(ErrorCode::kInvalidRequest, "spectators may be at most 20 turns behind");
+  }
+  if (s.creator_side() != castra::v1::SIDE_A && s.creator_side() != castra::v1::SIDE_B) {
+    return fail(ErrorCode::kInvalidRequest, "unknown side");
+  }
+  s.clear_invitation_code();
+  return s;
+}
+
+Lobby::Lobby(store::MatchStore& matches, const Scenarios& scenarios, ChatStore& chat,
+             MatchRuntime& runtime, store::Db& db, Post to_service, LobbyOptions options,
+             server::Metrics* metrics)
+    : matches_(matches),
+      scenarios_(scenarios),
+      chat_(chat),
+      runtime_(runtime),
+      db_(db),
+      to_service_(std::move(to_service)),
+      options_(options),
+      metrics_(metrics) {}
+
+Result<Created> Lobby::create(std::int64_t account, const std::string& scenario_name,
+                              castra::v1::MatchSettings asked, bool is_private) {
+  const ScenarioEntry* scenario = scenarios_.find(scenario_name);
+  if (scenario == nullptr) {
+    return fail(ErrorCode::kScenarioNotFound, "no scenario named " + scenario_name);
+  }
+  auto settings = normalized_settings(std::move(asked));
+  if (!settings) return settings.failure();
+
+  const auto own = matches_.matches_of_player(account, 1000);
+  const auto open = std::count_if(own.begin(), own.end(), [&](const store::MatchRow& r) {
+    return r.status == kOpen && r.creator && *r.creator == account;
+  });
+  if (open >= options_.max_open_matches_per_account) {
+    return fail(ErrorCode::kTooManyMatches,
+                "you have " + std::to_string(open) + " open matches; withdraw one first");
+  }
+
+  Created out;
+  if (is_private) {
+    out.invitation_code = random_invitation_code();
+    settings->set_invitation_code(out.invitation_code);
+  }
+  // The server's dice seed: drawn before anyone is seated, committed to at once.
+  match::Bytes32 seed{};
+  randombytes_buf(seed.data(), seed.size());
+  const match::Bytes32 commitment = match::dice_commitment(seed);
+
+  store::MatchRow& row = out.row;
+  row.id = random_hex(16);
+  row.ruleset = scenario->ruleset;
+  row.rules_version = scenario->rules_version;
+  row.scenario_name = scenario->name;
+  row.scenario = scenario->bytes;
+  settings->SerializeToString(&row.settings);
+  row.status = kOpen;
+  row.dice_commitment = std::string(match::as_view(commitment));
+  row.creator = account;
+  const bool side_b = settings->creator_side_random()
+                          ? randombytes_uniform(2) == 1
+                          : settings->creator_side() == castra::v1::SIDE_B;
+  (side_b ? row.player_b : row.player_a) = account;
+  row.created_ms = row.updated_ms = now_ms();
+
+  store::Secrets secrets;
+  secrets.server_seed = std::string(match::as_view(seed));
+  const store::Status s = matches_.create_match(row, secrets);
+  sodium_memzero(seed.data(), seed.size());
+  sodium_memzero(secrets.server_seed.data(), secrets.server_seed.size());
+  if (!s.ok()) return storage_failure(s, "create_match");
+  spdlog::info("event=match_created match={} creator={} scenario={} side={} private={}", row.id,
+               account, row.scenario_name, side_b ? "B" : "A", is_private);
+  refresh_counts();
+  return out;
+}
+
+std::vector<store::MatchRow> Lobby::list(const std::string& status, const std::string& ruleset,
+                                         int limit) {
+  // Private matches are filtered out after the store's limit, so ask for more.
+  auto rows = matches_.list_matches(status, std::min(limit * 4, 400));
+  std::vector<store::MatchRow> out;
+  for (auto& r : rows) {
+    if (!ruleset.empty() && r.ruleset != ruleset) continue;
+    if (!settings_of(r).invitation_code().empty()) continue;
+    out.push_back(std::move(r));
+    if (static_cast<int>(out.size()) >= limit) break;
+  }
+  return out;
+}
+
+std::vector<store::MatchRow> Lobby::mine(std::int64_t account, int limit) {
+  auto rows = matches_.matches_of_player(account, limit);
+  auto my_move = [account](const store::MatchRow& r) {
+    const auto side = seat_of(r, account);
+    return r.status == kLive && side && to_act(r, *side);
+  };
+  std::stable_sort(rows.begin(), rows.end(),
+                   [&](const auto& x, const auto& y) { return my_move(x) && !my_move(y); });
+  return rows;
+}
+
+std::optional<store::MatchRow> Lobby::find(const std::string& match_id) {
+  if (!well_formed_match_id(match_id)) return std::nullopt;
+  return matches_.find_match(match_id);
+}
+
+castra::v1::MatchSettings Lobby::settings_of(const store::MatchRow& row) const {
+  castra::v1::MatchSettings settings;
+  settings.ParseFromString(row.settings);
+  return settings;
+}
+
+bool Lobby::invitation_ok(const store::MatchRow& row, const std::string& code) const {
+  const std::string expected = settings_of(row).invitation_code();
+  return expected.empty() || expected == code;
+}
+
+bool Lobby::entropy_given(const store::MatchRow& row, int side) {
+  const auto secrets = matches_.secrets(row.id);
+  if (!secrets) return false;
+  const auto& e = side == 0 ? secrets->entropy_a : secrets->entropy_b;
+  return e.has_value() && !e->empty();
+}
+
+void Lobby::join(std::int64_t account, const std::string& match_id, const std::string& code,
+                 const std::string& entropy, RowDone done) {
+  auto row = find(match_id);
+  if (!row) return done(fail(ErrorCode::kMatchNotFound, "no match " + match_id));
+  if (!invitation_ok(*row, code)) {
+    return done(fail(ErrorCode::kBadInvitation, "this match needs its invitation code"));
+  }
+  if (row->status != kOpen) return done(fail(ErrorCode::kMatchNotOpen, "the match has begun"));
+  if (seat_of(*row, account)) {
+    return done(fail(ErrorCode::kAlreadySeated, "you already have a seat in this match"));
+  }
+  if (row->player_a && row->player_b) return done(fail(ErrorCode::kMatchFull, "no free seat"));
+  if (busy_.count(match_id) != 0) return done(busy());
+  const int side = row->player_a ? 1 : 0;
+  (side == 0 ? row->player_a : row->player_b) = account;
+  row->updated_ms = now_ms();
+  seat_and_store(std::move(*row), side, entropy, std::move(done));
+}
+
+void Lobby::provide_entropy(std::int64_t account, const std::string& match_id,
+                            const std::string& entropy, RowDone done) {
+  auto row = find(match_id);
+  if (!row) return done(fail(ErrorCode::kMatchNotFound, "no match " + match_id));
+  const auto side = seat_of(*row, account);
+  if (!side) return done(fail(ErrorCode::kNotSeated, "you have no seat in this match"));
+  if (row->status != kOpen) return done(fail(ErrorCode::kMatchNotOpen, "the match has begun"));
+  if (entropy_given(*row, *side)) {
+    return done(fail(ErrorCode::kEntropyAlreadyGiven, "your entropy is already in"));
+  }
+  if (busy_.count(match_id) != 0) return done(busy());
+  row->updated_ms = now_ms();
+  seat_and_store(std::move(*row), *side, entropy, std::move(done));
+}
+
+void Lobby::seat_and_store(store::MatchRow next, int side, const std::string& entropy,
+                           RowDone done) {
+  auto secrets = matches_.secrets(next.id);
+  if (!secrets) return done(storage_failure({1, "no secrets row"}, "secrets"));
+  (side == 0 ? secrets->entropy_a : secrets->entropy_b) = entropy;
+  store::AppendRequest request;
+  request.match_id = next.id;
+  request.side = side;
+  request.match_update = next;
+  request.secrets_update = std::move(*secrets);
+  busy_.insert(next.id);
+  // The seat and the entropy are one transaction; the reply waits for its commit.
+  matches_.append(std::move(request), [this, next, done](store::Status s) {
+    to_service_([this, s, next, done] {
+      busy_.erase(next.id);
+      if (!s.ok()) return done(storage_failure(s, "seat"));
+      spdlog::info("event=seat_stored match={} a={} b={}", next.id, next.player_a.value_or(0),
+                   next.player_b.value_or(0));
+      start_if_ready(next, done);
+    });
+  });
+}
+
+void Lobby::start_if_ready(store::MatchRow row, RowDone done) {
+  if (!row.player_a || !row.player_b || !entropy_given(row, 0) || !entropy_given(row, 1)) {
+    return done(row);
+  }
+  busy_.insert(row.id);
+  runtime_.start(row, [this, row, done](store::Status s, store::MatchRow started) {
+    to_service_([this, s, row, started = std::move(started), done] {
+      busy_.erase(row.id);
+      refresh_counts();
+      if (!s.ok()) {
+        storage_failure(s, "start");
+        return done(row);  // seated and stored; the start is retried by the runtime
+      }
+      spdlog::info("event=match_started match={}", row.id);
+      done(started);
+    });
+  });
+}
+
+Result<store::MatchRow> Lobby::leave(std::int64_t account, const std::string& match_id) {
+  auto row = find(match_id);
+  if (!row) return fail(ErrorCode::kMatchNotFound, "no match " + match_id);
+  const auto side = seat_of(*row, account);
+  if (!side) return fail(ErrorCode::kNotSeated, "you have no seat in this match");
+  if (row->status != kOpen) {
+    return fail(ErrorCode::kMatchNotOpen, "the match has begun; resign instead");
+  }
+  if (busy_.count(match_id) != 0) return busy();
+  if (row->creator && *row->creator == account) {
+    row->status = kClosed;
+  } else {
+    (*side == 0 ? row->player_a : row->player_b).reset();
+  }
+  row->updated_ms = now_ms();
+  if (auto s = matches_.update_match(*row); !s.ok()) return storage_failure(s, "leave");
+  spdlog::info("event=match_left match={} account={} status={}", row->id, account, row->status);
+  refresh_counts();
+  return *row;
+}
+
+void Lobby::end_by_operator(const std::string& match_id, const std::string& reason, RowDone done) {
+  auto row = find(match_id);
+  if (!row) return done(fail(ErrorCode::kMatchNotFound, "no match " + match_id));
+  if (row->status == kFinished || row->status == kClosed) {
+    return done(fail(ErrorCode::kMatchNotOpen, "the match has already ended"));
+  }
+  if (busy_.count(match_id) != 0) return done(busy());
+  busy_.insert(match_id);
+  runtime_.end(
+      *row, reason, [this, match_id, reason, done](store::Status s, store::MatchRow ended) {
+        to_service_([this, s, match_id, reason, ended = std::move(ended), done] {
+          busy_.erase(match_id);
+          refresh_counts();
+          if (!s.ok()) return done(storage_failure(s, "end"));
+          spdlog::warn("event=match_ended_by_operator match={} reason=\"{}\"", match_id, reason);
+          done(ended);
+        });
+      });
+}
+
+Result<ChatLine> Lobby::post_chat(const store::MatchRow& row, Channel channel,
+                                  std::int64_t author_id, const std::string& author,
+                                  const std::string& text) {
+  ChatLine line;
+  line.match_id = row.id;
+  line.channel = channel;
+  line.author_id = author_id;
+  line.author = author;
+  line.text = text;
+  line.sent_ms = now_ms();
+  if (auto s = chat_.add(line); !s.ok()) return storage_failure(s, "chat");
+  return line;
+}
+
+Result<std::vector<ChatLine>> Lobby::chat_history(const std::string& match_id, Channel channel,
+                                                  std::int64_t before_id, int limit) {
+  store::Status s;
+  auto lines = chat_.history(match_id, channel, before_id, limit, &s);
+  if (!s.ok()) return storage_failure(s, "chat_history");
+  return lines;
+}
+
+Result<server::Ok> Lobby::mute(const std::string& match_id, std::int64_t player,
+                               const std::string& name, bool muted) {
+  const std::string key = accounts::name_key(name);
+  const store::Status s =
+      muted ? chat_.mute(match_id, player, key) : chat_.unmute(match_id, player, key);
+  if (!s.ok()) return storage_failure(s, "mute");
+  mutes_.erase({match_id, player});
+  return server::Ok{};
+}
+
+bool Lobby::muted(const std::string& match_id, std::int64_t player, const std::string& author) {
+  auto key = std::make_pair(match_id, player);
+  auto it = mutes_.find(key);
+  if (it == mutes_.end()) {
+    if (mutes_.size() >= 10000) mutes_.clear();  // a cache: bounded, refilled on demand
+    store::Status s;
+    it = mutes_.emplace(key, chat_.mutes(match_id, player, &s)).first;
+  }
+  return it->second.count(accounts::name_key(author)) != 0;
+}
+
+void Lobby::refresh_counts() {
+  if (metrics_ == nullptr) return;
+  store::Status s;
+  store::Statement q = db_.prepare("SELECT status, count(*) FROM matches GROUP BY status", &s);
+  if (!s.ok()) return;
+  std::int64_t open = 0, live = 0, finished = 0, closed = 0;
+  while (q.step(&s)) {
+    const std::string status = q.column_text(0);
+    const std::int64_t n = q.column_int(1);
+    if (status == kOpen) open = n;
+    if (status == kLive) live = n;
+    if (status == kFinished) finished = n;
+    if (status == kClosed) closed = n;
+  }
+  metrics_->set_matches(open, live, finished, closed);
+}
+
+}  // namespace castra::lobby
