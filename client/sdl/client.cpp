@@ -1,0 +1,658 @@
+#include "client/sdl/client.hpp"
+
+#include <google/protobuf/struct.pb.h>
+#include <google/protobuf/util/json_util.h>
+#include <sodium.h>
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+
+#include "client/sdl/labels.hpp"
+
+namespace castra::client {
+
+namespace pbu = google::protobuf::util;
+
+namespace {
+
+constexpr std::size_t kMaxMessages = 6;
+constexpr std::size_t kMaxChat = 200;
+constexpr int kEntropyBytes = 32;
+
+std::int64_t unix_ms() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+std::string to_hex(const unsigned char* p, std::size_t n) {
+  static const char* kDigits = "0123456789abcdef";
+  std::string out;
+  out.reserve(n * 2);
+  for (std::size_t i = 0; i < n; ++i) {
+    out.push_back(kDigits[p[i] >> 4]);
+    out.push_back(kDigits[p[i] & 15]);
+  }
+  return out;
+}
+
+std::optional<std::string> from_hex(const std::string& hex) {
+  if (hex.size() % 2 != 0) return std::nullopt;
+  std::string out;
+  auto digit = [](char c) -> int {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+  };
+  for (std::size_t i = 0; i < hex.size(); i += 2) {
+    const int hi = digit(hex[i]);
+    const int lo = digit(hex[i + 1]);
+    if (hi < 0 || lo < 0) return std::nullopt;
+    out.push_back(static_cast<char>(hi * 16 + lo));
+  }
+  return out;
+}
+
+std::string lower(std::string s) {
+  for (auto& c : s)
+    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+}  // namespace
+
+Client::Client(Options options) : options_(std::move(options)) {}
+
+void Client::say(const std::string& text, MessageKind kind) {
+  messages_.push_back(Message{text, kind, std::chrono::steady_clock::now()});
+  if (messages_.size() > kMaxMessages) messages_.erase(messages_.begin());
+}
+
+void Client::report(const v1::ServerEnvelope& e, const std::string& doing) {
+  if (!e.has_error()) return;
+  say(doing.empty() ? describe_error(e.error()) : doing + ": " + describe_error(e.error()),
+      MessageKind::kError);
+}
+
+std::string Client::random_entropy() const {
+  std::string out(kEntropyBytes, '\0');
+  randombytes_buf(out.data(), out.size());
+  return out;
+}
+
+// ---- connection and account ---------------------------------------------------------------
+
+void Client::connect(const std::string& url) {
+  WsPump::Options o;
+  o.ca_file = options_.ca_file;
+  o.verify_peer = !options_.insecure;
+  options_.server = url;
+  session_.connect(url, o);
+}
+
+void Client::signed_in(const v1::SessionResult& r) {
+  account_.signed_in = true;
+  account_.guest = r.guest();
+  account_.name = r.name();
+  if (!r.token().empty()) account_.token = r.token();
+  say("Signed in as " + r.name() + (r.guest() ? " (guest: you may watch)" : "") + ".",
+      MessageKind::kOk);
+  screen_ = Screen::kLobby;
+  refresh_lobby();
+}
+
+void Client::register_account(const std::string& name, const std::string& password) {
+  v1::ClientEnvelope e;
+  e.mutable_register_account()->set_name(name);
+  e.mutable_register_account()->set_password(password);
+  session_.request(std::move(e), [this](const v1::ServerEnvelope& r) {
+    if (r.has_session()) return signed_in(r.session());
+    report(r, "Register");
+  });
+}
+
+void Client::login(const std::string& name, const std::string& password) {
+  v1::ClientEnvelope e;
+  e.mutable_login()->set_name(name);
+  e.mutable_login()->set_password(password);
+  session_.request(std::move(e), [this](const v1::ServerEnvelope& r) {
+    if (r.has_session()) return signed_in(r.session());
+    report(r, "Log in");
+  });
+}
+
+void Client::guest() {
+  v1::ClientEnvelope e;
+  e.mutable_guest_login();
+  session_.request(std::move(e), [this](const v1::ServerEnvelope& r) {
+    if (r.has_session()) return signed_in(r.session());
+    report(r, "Guest");
+  });
+}
+
+void Client::logout() {
+  v1::ClientEnvelope e;
+  e.mutable_logout();
+  session_.request(std::move(e), nullptr);
+  account_ = Account{};
+  match_ = MatchData{};
+  screen_ = Screen::kLogin;
+}
+
+// ---- lobby --------------------------------------------------------------------------------
+
+void Client::refresh_lobby() {
+  lobby_.refreshed = std::chrono::steady_clock::now();
+  if (lobby_.scenarios.empty()) {
+    v1::ClientEnvelope e;
+    e.mutable_list_scenarios();
+    ++lobby_.in_flight;
+    session_.request(std::move(e), [this](const v1::ServerEnvelope& r) {
+      --lobby_.in_flight;
+      if (!r.has_scenarios()) return report(r, "Scenarios");
+      lobby_.scenarios.assign(r.scenarios().scenarios().begin(), r.scenarios().scenarios().end());
+    });
+  }
+  auto list = [this](v1::MatchStatus status, std::vector<v1::MatchSummary>* into) {
+    v1::ClientEnvelope e;
+    e.mutable_list_matches()->set_status(status);
+    e.mutable_list_matches()->set_limit(50);
+    ++lobby_.in_flight;
+    session_.request(std::move(e), [this, into](const v1::ServerEnvelope& r) {
+      --lobby_.in_flight;
+      if (!r.has_matches()) return report(r, "Lobby");
+      into->assign(r.matches().matches().begin(), r.matches().matches().end());
+    });
+  };
+  list(v1::MATCH_OPEN, &lobby_.open);
+  list(v1::MATCH_LIVE, &lobby_.live);
+  list(v1::MATCH_FINISHED, &lobby_.finished);
+  if (account_.signed_in && !account_.guest) {
+    v1::ClientEnvelope e;
+    e.mutable_my_matches()->set_limit(50);
+    ++lobby_.in_flight;
+    session_.request(std::move(e), [this](const v1::ServerEnvelope& r) {
+      --lobby_.in_flight;
+      if (!r.has_matches()) return report(r, "My matches");
+      lobby_.mine.assign(r.matches().matches().begin(), r.matches().matches().end());
+    });
+  }
+}
+
+void Client::create_match(const NewMatch& n) {
+  v1::ClientEnvelope e;
+  auto* c = e.mutable_create_match();
+  c->set_scenario(n.scenario);
+  c->set_is_private(n.is_private);
+  auto* s = c->mutable_settings();
+  const auto& tc = kTimeControls[std::clamp(n.time_control, 0, 2)];
+  s->mutable_time_control()->set_kind(tc.kind);
+  s->mutable_time_control()->set_seconds_per_move(tc.seconds_per_move);
+  s->mutable_time_control()->set_disconnect_grace_seconds(tc.grace_seconds);
+  s->set_spectators_allowed(n.spectators);
+  s->set_spectator_delay_turns(static_cast<std::uint32_t>(std::max(0, n.delay_turns)));
+  s->set_creator_side(n.side);
+  s->set_creator_side_random(n.side_random);
+  session_.request(std::move(e), [this](const v1::ServerEnvelope& r) {
+    if (!r.has_match_created()) return report(r, "Create match");
+    const auto& created = r.match_created();
+    const std::string id = created.match().match_id();
+    std::string text = "Match created; its dice commitment is " +
+                       created.match().dice_commitment().substr(0, 16) + "...";
+    if (!created.invitation_code().empty())
+      text += " Invitation code: " + created.invitation_code();
+    say(text, MessageKind::kOk);
+    pending_invitation_ = created.invitation_code();
+    // Our entropy goes in only now, after the commitment was shown to us.
+    v1::ClientEnvelope p;
+    p.mutable_provide_entropy()->set_match_id(id);
+    p.mutable_provide_entropy()->set_entropy(random_entropy());
+    session_.request(std::move(p),
+                     [this](const v1::ServerEnvelope& pr) { report(pr, "Dice entropy"); });
+    open_match(id);
+    match_.summary = created.match();
+    match_.commitment_at_start = created.match().dice_commitment();
+  });
+}
+
+void Client::join(const v1::MatchSummary& m, const std::string& invitation_code) {
+  v1::ClientEnvelope e;
+  e.mutable_join_match()->set_match_id(m.match_id());
+  e.mutable_join_match()->set_invitation_code(invitation_code);
+  e.mutable_join_match()->set_entropy(random_entropy());
+  const std::string commitment = m.dice_commitment();
+  session_.request(std::move(e), [this, commitment, invitation_code](const v1::ServerEnvelope& r) {
+    if (!r.has_match_joined()) return report(r, "Join");
+    say("Joined; the dice commitment you saw is " + commitment.substr(0, 16) + "...",
+        MessageKind::kOk);
+    open_match(r.match_joined().match().match_id(), invitation_code);
+    match_.summary = r.match_joined().match();
+    match_.commitment_at_start = commitment;
+  });
+}
+
+void Client::open_match(const std::string& match_id, const std::string& invitation_code) {
+  match_ = MatchData{};
+  match_.id = match_id;
+  pending_invitation_ = invitation_code;
+  screen_ = Screen::kMatch;
+  resync();
+  // The history for the log: every event after the first. A server that finds that too far
+  // back answers with a snapshot instead, which is just as good.
+  v1::ClientEnvelope e;
+  auto* s = e.mutable_subscribe_match();
+  s->set_match_id(match_id);
+  s->set_has_last_seen_event(true);
+  s->set_last_seen_event(0);
+  s->set_invitation_code(invitation_code);
+  session_.request(std::move(e), [this, match_id](const v1::ServerEnvelope& r) {
+    if (match_.id != match_id) return;
+    if (!r.has_subscribed()) return;  // the first subscription reports errors
+    on_subscribed(r.subscribed(), true);
+  });
+}
+
+void Client::leave_match_screen() {
+  if (!match_.id.empty() && !match_.offline) {
+    v1::ClientEnvelope e;
+    e.mutable_unsubscribe_match()->set_match_id(match_.id);
+    session_.request(std::move(e), nullptr);
+  }
+  match_ = MatchData{};
+  screen_ = account_.signed_in ? Screen::kLobby : Screen::kLogin;
+  if (account_.signed_in) refresh_lobby();
+}
+
+void Client::resync() {
+  if (match_.offline || match_.id.empty()) return;
+  if (match_.resync_in_flight) {
+    match_.resync_again = true;
+    return;
+  }
+  match_.resync_in_flight = true;
+  v1::ClientEnvelope e;
+  auto* s = e.mutable_subscribe_match();
+  s->set_match_id(match_.id);
+  s->set_has_last_seen_event(false);
+  s->set_invitation_code(pending_invitation_);
+  const std::string id = match_.id;
+  session_.request(std::move(e), [this, id](const v1::ServerEnvelope& r) {
+    if (match_.id != id) return;
+    match_.resync_in_flight = false;
+    if (r.has_subscribed()) {
+      on_subscribed(r.subscribed(), false);
+    } else {
+      report(r, "Open match");
+      if (!match_.subscribed && r.has_error()) {
+        // Could not enter the room at all: back to the lobby with the reason shown.
+        screen_ = account_.signed_in ? Screen::kLobby : Screen::kLogin;
+        match_ = MatchData{};
+        return;
+      }
+    }
+    if (match_.resync_again) {
+      match_.resync_again = false;
+      resync();
+    }
+  });
+}
+
+void Client::on_subscribed(const v1::Subscribed& s, bool for_history) {
+  match_.subscribed = true;
+  match_.summary = s.match();
+  match_.role = s.role();
+  match_.side = s.side();
+  match_.spectator_delay_turns = s.spectator_delay_turns();
+  if (match_.commitment_at_start.empty()) match_.commitment_at_start = s.match().dice_commitment();
+  if (match_.deadline_a_ms == 0) match_.deadline_a_ms = s.match().deadline_a_ms();
+  if (match_.deadline_b_ms == 0) match_.deadline_b_ms = s.match().deadline_b_ms();
+  for (const auto& line : s.chat()) {
+    const bool seen = std::any_of(match_.chat.begin(), match_.chat.end(),
+                                  [&](const v1::ChatLine& l) { return l.id() == line.id(); });
+    if (!seen) match_.chat.push_back(line);
+  }
+  std::sort(match_.chat.begin(), match_.chat.end(),
+            [](const auto& a, const auto& b) { return a.id() < b.id(); });
+  if (match_.chat.size() > kMaxChat)
+    match_.chat.erase(match_.chat.begin(), match_.chat.end() - kMaxChat);
+  if (s.has_events()) append_events(s.events().events(), false);
+  if (s.has_snapshot()) {
+    const bool newer =
+        !match_.snapshot || s.snapshot().event_count() >= match_.snapshot->event_count();
+    if (newer) {
+      match_.snapshot = s.snapshot();
+      ++match_.snapshots_received;
+    }
+  }
+  if (!for_history) {
+    if (s.has_legal()) {
+      match_.legal = s.legal();
+    } else {
+      match_.legal.reset();
+    }
+  }
+  if (match_.snapshot && match_.snapshot->ended() && !match_.record_requested &&
+      match_.summary.status() == v1::MATCH_FINISHED) {
+    request_record();
+  }
+}
+
+void Client::append_events(const google::protobuf::RepeatedPtrField<v1::ViewEvent>& events,
+                           bool as_batch) {
+  if (as_batch) match_.last_batch.clear();
+  for (const auto& e : events) {
+    if (as_batch) match_.last_batch.push_back(e);
+    if (!match_.log.empty() && e.number() <= match_.log.back().number()) {
+      // Already seen (a history that overlaps a push): keep the first copy.
+      const bool seen =
+          std::any_of(match_.log.begin(), match_.log.end(),
+                      [&](const v1::ViewEvent& x) { return x.number() == e.number(); });
+      if (seen) continue;
+      match_.log.push_back(e);
+      std::sort(match_.log.begin(), match_.log.end(),
+                [](const auto& a, const auto& b) { return a.number() < b.number(); });
+      continue;
+    }
+    match_.log.push_back(e);
+  }
+}
+
+// ---- the match ----------------------------------------------------------------------------
+
+void Client::submit(const v1::GameCommand& command) {
+  v1::ClientEnvelope e;
+  auto* s = e.mutable_submit_command();
+  s->set_match_id(match_.id);
+  // Sequence numbers only grow, across restarts of the client too: a fresh start takes the
+  // clock's milliseconds, which are past any number an earlier run used.
+  match_.last_client_seq =
+      std::max<std::uint64_t>(match_.last_client_seq + 1, static_cast<std::uint64_t>(unix_ms()));
+  s->set_client_seq(match_.last_client_seq);
+  *s->mutable_command() = command;
+  if (match_.offline) {
+    pbu::JsonPrintOptions o;
+    o.preserve_proto_field_names = true;
+    std::string json;
+    (void)pbu::MessageToJsonString(*s, &json, o);
+    if (!options_.commands_out.empty()) {
+      std::ofstream(options_.commands_out, std::ios::app) << json << "\n";
+    }
+    say("Offline: the command was not sent (written to the commands file).", MessageKind::kInfo);
+    match_.legal.reset();
+    return;
+  }
+  match_.command_in_flight = true;
+  match_.refusal.clear();
+  session_.request(std::move(e), [this](const v1::ServerEnvelope& r) {
+    match_.command_in_flight = false;
+    if (r.has_error()) {
+      match_.refusal = describe_error(r.error());
+      say(match_.refusal, MessageKind::kError);
+      return;
+    }
+    // Accepted: its events come as a MatchEvents push; clear the list they make stale.
+    match_.legal.reset();
+    resync();
+  });
+}
+
+void Client::resign() {
+  v1::ClientEnvelope e;
+  e.mutable_resign()->set_match_id(match_.id);
+  session_.request(std::move(e), [this](const v1::ServerEnvelope& r) {
+    if (r.has_error()) return report(r, "Resign");
+    say("You resigned.", MessageKind::kInfo);
+  });
+}
+
+void Client::offer_draw() {
+  v1::ClientEnvelope e;
+  e.mutable_offer_draw()->set_match_id(match_.id);
+  session_.request(std::move(e), [this](const v1::ServerEnvelope& r) {
+    if (r.has_error()) return report(r, "Offer a draw");
+    say("Draw offered.", MessageKind::kOk);
+  });
+}
+
+void Client::answer_draw(bool accept) {
+  v1::ClientEnvelope e;
+  e.mutable_answer_draw()->set_match_id(match_.id);
+  e.mutable_answer_draw()->set_accept(accept);
+  match_.draw_offered = false;
+  session_.request(std::move(e), [this](const v1::ServerEnvelope& r) { report(r, "Draw"); });
+}
+
+void Client::claim_win() {
+  v1::ClientEnvelope e;
+  e.mutable_claim_win()->set_match_id(match_.id);
+  session_.request(std::move(e), [this](const v1::ServerEnvelope& r) { report(r, "Claim"); });
+}
+
+void Client::request_record() {
+  if (match_.offline || match_.id.empty()) return;
+  match_.record_requested = true;
+  v1::ClientEnvelope e;
+  e.mutable_export_record()->set_match_id(match_.id);
+  const std::string id = match_.id;
+  session_.request(std::move(e), [this, id](const v1::ServerEnvelope& r) {
+    if (match_.id != id) return;
+    if (!r.has_record()) return report(r, "Match record");
+    match_.record = r.record();
+    if (match_.commitment_at_start.empty())
+      match_.commitment_at_start = r.record().dice_commitment();
+  });
+}
+
+void Client::send_chat(const std::string& text) {
+  if (text.empty() || match_.id.empty()) return;
+  v1::ClientEnvelope e;
+  e.mutable_send_chat()->set_match_id(match_.id);
+  e.mutable_send_chat()->set_channel(match_.role == v1::ROLE_PLAYER ? v1::CHAT_PLAYERS
+                                                                    : v1::CHAT_SPECTATORS);
+  e.mutable_send_chat()->set_text(text);
+  session_.request(std::move(e), [this](const v1::ServerEnvelope& r) { report(r, "Chat"); });
+}
+
+std::string Client::save_record(const std::string& dir) {
+  if (!match_.record) return "";
+  pbu::JsonPrintOptions o;
+  o.add_whitespace = true;
+  o.preserve_proto_field_names = true;
+  std::string json;
+  if (!pbu::MessageToJsonString(*match_.record, &json, o).ok()) return "";
+  const std::string path = (dir.empty() ? std::string(".") : dir) + "/castra-match-" +
+                           match_.record->match_id() + ".json";
+  std::ofstream out(path);
+  out << json;
+  if (!out) {
+    say("Could not write " + path, MessageKind::kError);
+    return "";
+  }
+  return path;
+}
+
+bool Client::my_move() const {
+  if (match_.role != v1::ROLE_PLAYER || !match_.snapshot || match_.snapshot->ended()) return false;
+  return match_.side == v1::SIDE_A ? match_.snapshot->a_to_act() : match_.snapshot->b_to_act();
+}
+
+std::optional<bool> Client::seed_matches() const {
+  std::string seed_hex;
+  if (match_.ended && !match_.ended->server_seed().empty()) seed_hex = match_.ended->server_seed();
+  if (seed_hex.empty() && match_.record) seed_hex = match_.record->server_seed();
+  const std::string commitment = match_.commitment_at_start;
+  if (seed_hex.empty() || commitment.empty()) return std::nullopt;
+  auto seed = from_hex(seed_hex);
+  if (!seed) return false;
+  const std::string input = std::string("castra/dice-commitment/v1") + *seed;
+  unsigned char digest[crypto_hash_sha256_BYTES];
+  crypto_hash_sha256(digest, reinterpret_cast<const unsigned char*>(input.data()), input.size());
+  return to_hex(digest, sizeof digest) == lower(commitment);
+}
+
+// ---- pushes -------------------------------------------------------------------------------
+
+void Client::on_push(const v1::ServerEnvelope& e) {
+  const std::string& id = match_.id;
+  switch (e.body_case()) {
+    case v1::ServerEnvelope::kChat:
+      if (e.chat().line().match_id() == id) match_.chat.push_back(e.chat().line());
+      break;
+    case v1::ServerEnvelope::kMatchUpdated: {
+      const auto& m = e.match_updated().match();
+      if (m.match_id() == id) {
+        const bool started =
+            match_.summary.status() == v1::MATCH_OPEN && m.status() == v1::MATCH_LIVE;
+        match_.summary = m;
+        if (started) {
+          say("Your opponent has joined: the match begins.", MessageKind::kOk);
+          resync();
+        }
+      }
+      if (screen_ == Screen::kLobby) refresh_lobby();
+      break;
+    }
+    case v1::ServerEnvelope::kMatchEvents:
+      if (e.match_events().match_id() == id) {
+        append_events(e.match_events().events(), true);
+        resync();
+      }
+      break;
+    case v1::ServerEnvelope::kYourMove:
+      if (e.your_move().match_id() == id) {
+        if (e.your_move().has_legal()) match_.legal = e.your_move().legal();
+        if (match_.side == v1::SIDE_A) {
+          match_.deadline_a_ms = e.your_move().deadline_ms();
+        } else {
+          match_.deadline_b_ms = e.your_move().deadline_ms();
+        }
+        ++match_.your_move_count;
+      } else {
+        say("It is your move in another match (" + e.your_move().match_id().substr(0, 8) + ").",
+            MessageKind::kInfo);
+      }
+      break;
+    case v1::ServerEnvelope::kLegalPush:
+      if (e.legal_push().match_id() == id) match_.legal = e.legal_push();
+      break;
+    case v1::ServerEnvelope::kDrawOffered:
+      if (e.draw_offered().match_id() == id) {
+        match_.draw_offered = true;
+        match_.draw_offered_by = e.draw_offered().by();
+        if (match_.role != v1::ROLE_PLAYER || e.draw_offered().by() != match_.side)
+          say(side_name(e.draw_offered().by()) + " offers a draw.", MessageKind::kInfo);
+      }
+      break;
+    case v1::ServerEnvelope::kDrawDeclined:
+      if (e.draw_declined().match_id() == id) {
+        match_.draw_offered = false;
+        say("The draw offer was declined.", MessageKind::kInfo);
+      }
+      break;
+    case v1::ServerEnvelope::kMatchEnded:
+      if (e.match_ended().match_id() == id) {
+        match_.ended = e.match_ended();
+        match_.legal.reset();
+        say("The match has ended. " + outcome_text(e.match_ended().outcome()), MessageKind::kOk);
+        if (e.match_ended().status() == v1::MATCH_FINISHED) request_record();
+        resync();
+      }
+      break;
+    case v1::ServerEnvelope::kClock:
+      if (e.clock().match_id() == id) {
+        match_.deadline_a_ms = e.clock().deadline_a_ms();
+        match_.deadline_b_ms = e.clock().deadline_b_ms();
+      }
+      break;
+    case v1::ServerEnvelope::kPresence:
+      if (e.presence().match_id() == id) {
+        std::string text = side_name(e.presence().side()) +
+                           (e.presence().connected() ? " is back." : " has disconnected.");
+        if (e.presence().grace_ends_ms() > 0 && !e.presence().connected()) {
+          text += " You may claim the win in " +
+                  format_remaining(e.presence().grace_ends_ms() - unix_ms()) + " if it stays away.";
+        }
+        say(text, MessageKind::kInfo);
+      }
+      break;
+    case v1::ServerEnvelope::kNotice:
+      say(e.notice().text(), MessageKind::kError);
+      if (e.notice().code() == v1::ERROR_SESSION_INVALID) {
+        account_ = Account{};
+        screen_ = Screen::kLogin;
+      }
+      break;
+    default:
+      break;
+  }
+}
+
+void Client::update() {
+  session_.pump([this](const v1::ServerEnvelope& e) { on_push(e); });
+  if (screen_ == Screen::kLobby && online() &&
+      std::chrono::steady_clock::now() - lobby_.refreshed > std::chrono::seconds(6) &&
+      lobby_.in_flight == 0) {
+    refresh_lobby();
+  }
+}
+
+// ---- offline --------------------------------------------------------------------------------
+
+bool Client::load_offline(const std::string& path, std::string* error) {
+  std::ifstream in(path);
+  if (!in) {
+    *error = "cannot read " + path;
+    return false;
+  }
+  std::stringstream ss;
+  ss << in.rdbuf();
+  const std::string text = ss.str();
+  match_ = MatchData{};
+  match_.offline = true;
+  match_.id = "offline";
+  pbu::JsonParseOptions strict;
+  // A whole Subscribed message: the snapshot, the role and side, the legal list.
+  v1::Subscribed sub;
+  if (pbu::JsonStringToMessage(text, &sub, strict).ok() && sub.has_snapshot()) {
+    on_subscribed(sub, false);
+    match_.id = sub.match().match_id().empty() ? "offline" : sub.match().match_id();
+    screen_ = Screen::kMatch;
+    return true;
+  }
+  v1::Snapshot snap;
+  if (pbu::JsonStringToMessage(text, &snap, strict).ok() && snap.has_state()) {
+    match_.snapshot = snap;
+    match_.id = snap.match_id().empty() ? "offline" : snap.match_id();
+    screen_ = Screen::kMatch;
+    return true;
+  }
+  // castra-sim's output: JSON lines of {"event": ViewEvent}, then {"state": Snapshot}.
+  std::istringstream lines(text);
+  std::string line;
+  while (std::getline(lines, line)) {
+    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+    google::protobuf::Struct wrapper;
+    if (!pbu::JsonStringToMessage(line, &wrapper, strict).ok()) continue;
+    const auto& fields = wrapper.fields();
+    std::string inner;
+    if (auto it = fields.find("event"); it != fields.end()) {
+      (void)pbu::MessageToJsonString(it->second, &inner);
+      v1::ViewEvent ev;
+      if (pbu::JsonStringToMessage(inner, &ev, strict).ok()) match_.log.push_back(ev);
+    } else if (auto st = fields.find("state"); st != fields.end()) {
+      (void)pbu::MessageToJsonString(st->second, &inner);
+      v1::Snapshot s;
+      if (pbu::JsonStringToMessage(inner, &s, strict).ok()) match_.snapshot = s;
+    }
+  }
+  if (!match_.snapshot) {
+    *error = path + " holds no Snapshot, Subscribed or castra-sim state";
+    return false;
+  }
+  screen_ = Screen::kMatch;
+  return true;
+}
+
+}  // namespace castra::client
