@@ -88,6 +88,10 @@ void ServerApp::on_message(const std::shared_ptr<net::Connection>& connection, s
   if (!request->ParseFromString(frame)) {
     return refuse(connection, 0, fail(ErrorCode::kMalformed, "not a castra.v1.ClientEnvelope"));
   }
+  if (stopping_) {
+    return refuse(connection, request->request_id(),
+                  fail(ErrorCode::kShuttingDown, "the server is stopping; reconnect later"));
+  }
   const bool queued = service_->try_post([this, id = connection->id(), request, received] {
     dispatcher_->dispatch(id, *request, received);
   });
@@ -141,6 +145,10 @@ net::HttpAnswer ServerApp::on_http(const net::HttpRequest& request) {
     return {200, "text/plain; version=0.0.4", metrics_.render()};
   }
   return {};
+}
+
+void ServerApp::on_shutdown_started() {
+  stopping_ = true;
 }
 
 void ServerApp::on_stopped() {

@@ -5,6 +5,7 @@
 // the network threads as documented there.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <memory>
 #include <string>
@@ -53,6 +54,7 @@ class ServerApp final : public net::Application, public dispatch::MatchLookup {
                     net::Violation violation) override;
   void on_closed(std::uint64_t connection_id) override;
   net::HttpAnswer on_http(const net::HttpRequest& request) override;
+  void on_shutdown_started() override;
   void on_stopped() override;
   void on_admin(std::string line, std::function<void(std::string)> reply) override;
 
@@ -62,6 +64,7 @@ class ServerApp final : public net::Application, public dispatch::MatchLookup {
               const Failure& failure);
 
   AppOptions options_;
+  std::atomic<bool> stopping_{false};
   store::MatchStore& matches_;
   Metrics metrics_;
   store::Db service_db_;

@@ -137,6 +137,21 @@ TEST(HostileInput, NoHelloInTimeGetsHandshakeRequiredThenAClose) {
   bystander.expect_untouched(server);
 }
 
+TEST(HostileInput, ASilentClientIsPingedThenDroppedAndAListeningOneStays) {
+  ServerProcess server(test_flags({"--idle-timeout", "1"}));
+  ASSERT_TRUE(server.started()) << server.log();
+  auto silent = greeted_client(server.ws_url());
+  auto listening = greeted_client(server.ws_url());
+  // Reading answers the server's pings; not reading for as long leaves them unanswered.
+  std::string error;
+  EXPECT_FALSE(listening->next_frame(2500ms, &error));
+  EXPECT_EQ(error, "receive timed out");
+  EXPECT_EQ(call(*listening, ping(8)).pong().nonce(), 8u);
+  EXPECT_FALSE(silent->next_frame(2s, &error));
+  EXPECT_NE(error, "receive timed out");
+  EXPECT_TRUE(server_alive(server));
+}
+
 TEST(HostileInput, OversizedFrameGetsFrameTooLargeThenAClose) {
   ServerProcess server(test_flags({"--max-frame-bytes", "4096"}));
   ASSERT_TRUE(server.started()) << server.log();
