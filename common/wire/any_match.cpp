@@ -2,6 +2,8 @@
 #include "common/wire/any_match.hpp"
 
 #include "common/wire/match_adapter.hpp"
+#include "common/rules/optio/game.hpp"
+#include "common/rules/stand/game.hpp"
 #include "common/wire/optio_codec.hpp"
 #include "common/wire/stand_codec.hpp"
 

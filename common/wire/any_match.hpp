@@ -4,6 +4,7 @@
 // thread at a time (the same rule as Match<G>).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -23,6 +24,21 @@ using rules::Outcome;
 using rules::RuleError;
 using rules::Side;
 using rules::Viewer;
+
+// Plain conversions every user of the wire types needs.
+inline v1::Side side_to_proto(Side s) { return s == Side::kA ? v1::SIDE_A : v1::SIDE_B; }
+inline Side side_from_proto(v1::Side s) { return s == v1::SIDE_B ? Side::kB : Side::kA; }
+
+inline void outcome_to_proto(const Outcome& o, v1::Outcome* out) {
+  out->set_kind(static_cast<v1::Outcome::Kind>(static_cast<int>(o.kind)));
+  out->set_reason(o.reason);
+}
+inline Outcome outcome_from_proto(const v1::Outcome& o) {
+  Outcome out;
+  out.kind = static_cast<Outcome::Kind>(std::clamp(static_cast<int>(o.kind()), 0, 2));
+  out.reason = o.reason();
+  return out;
+}
 
 // The salt of one sealed event, kept apart from the entry (storage's match_seal_salts).
 struct SealSalt {

@@ -31,20 +31,6 @@ concept WireCodec = rules::RuleSet<typename W::Game> && requires(
   { W::encode_legal(l, mgl) } -> std::same_as<void>;
 };
 
-inline v1::Side side_to_proto(Side s) { return s == Side::kA ? v1::SIDE_A : v1::SIDE_B; }
-inline Side side_from_proto(v1::Side s) { return s == v1::SIDE_B ? Side::kB : Side::kA; }
-
-inline void outcome_to_proto(const Outcome& o, v1::Outcome* out) {
-  out->set_kind(static_cast<v1::Outcome::Kind>(static_cast<int>(o.kind)));
-  out->set_reason(o.reason);
-}
-inline Outcome outcome_from_proto(const v1::Outcome& o) {
-  Outcome out;
-  out.kind = static_cast<Outcome::Kind>(std::clamp(static_cast<int>(o.kind()), 0, 2));
-  out.reason = o.reason();
-  return out;
-}
-
 template <WireCodec W>
 class MatchAdapter final : public AnyMatch {
  public:
@@ -141,7 +127,9 @@ class MatchAdapter final : public AnyMatch {
         if (s.event_index == seal.event_index) seal.salt = s.salt;
       }
     }
-    return match::replay_entry(m_, *decoded, m_.log().size());
+    // Seating both sides re-made the opening entry; it is checked in place.
+    const bool opening = decoded->kind == match::EntryKind::kStart;
+    return match::replay_entry(m_, *decoded, opening ? 0 : m_.log().size());
   }
 
   Bytes32 full_state_hash() const override { return m_.full_state_hash(); }
