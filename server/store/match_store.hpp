@@ -65,11 +65,11 @@ struct AppendRequest {
   std::string match_id;
   int side = 0;
   std::optional<std::int64_t> client_seq;
-  std::optional<LogRow> entry;           // nullopt: a refused command (only the reply is kept)
-  std::string reply;                     // the answer given, for a repeat of client_seq
-  std::optional<MatchRow> match_update;  // status, to_act, deadlines, outcome...
-  std::optional<Snapshot> snapshot;      // every N entries
-  std::optional<Secrets> secrets_update; // entropy when a player is seated
+  std::optional<LogRow> entry;            // nullopt: a refused command (only the reply is kept)
+  std::string reply;                      // the answer given, for a repeat of client_seq
+  std::optional<MatchRow> match_update;   // status, to_act, deadlines, outcome...
+  std::optional<Snapshot> snapshot;       // every N entries
+  std::optional<Secrets> secrets_update;  // entropy when a player is seated
 };
 
 class MatchStore {
