@@ -329,6 +329,70 @@ inline store::MatchRow updated_row(store::MatchRow row, const ToyMatch& m, std::
   return row;
 }
 
+// A deterministic seed for tests (a server draws it from the OS CSPRNG).
+inline match::Bytes32 test_seed(std::string_view id) {
+  return match::sha256(id);
+}
+
+inline ToyMatch new_toy_match(const std::string& id, int goal, const match::Bytes32& seed) {
+  auto m = ToyMatch::create({id, toy::Scenario{goal}, "", seed});
+  return std::move(*m);
+}
+
+// Seats both players (accounts 1 and 2): their entropy, the opening entry, the row going live.
+inline store::AppendRequest seat_both(ToyMatch& m, store::MatchRow& row, const std::string& a,
+                                      const std::string& b, std::int64_t now_ms) {
+  m.seat(Side::kA, a);
+  m.seat(Side::kB, b);
+  store::AppendRequest request;
+  request.match_id = m.id();
+  request.secrets_update = store::Secrets{"", a, b};
+  request.entry = log_row(m, 0, std::nullopt);
+  row.player_a = 1;
+  row.player_b = 2;
+  row = updated_row(row, m, now_ms);
+  request.match_update = row;
+  return request;
+}
+
+// One command from `side` under its client sequence number, as the server's runtime will do
+// it: through the rules (applied to `m` if accepted), then the request that records it: the
+// entry, the reply, the row, and a snapshot every `snapshot_every` entries.
+inline store::AppendRequest command_request(ToyMatch& m, store::MatchRow& row, Side side,
+                                            std::int64_t client_seq, const toy::Command& command,
+                                            std::uint32_t snapshot_every, std::int64_t now_ms,
+                                            const match::Bytes32& salt) {
+  store::AppendRequest request;
+  request.match_id = m.id();
+  request.side = rules::index(side);
+  request.client_seq = client_seq;
+  auto done = m.submit(side, command, salt);
+  if (!done) {
+    request.reply = "refused " + done.error().rule;
+    return request;
+  }
+  request.entry = log_row(m, *done, client_seq);
+  request.reply = "ok " + std::to_string(*done);
+  row = updated_row(row, m, now_ms);
+  request.match_update = row;
+  if (snapshot_every > 0 && m.log().size() % snapshot_every == 0) request.snapshot = snapshot_of(m);
+  return request;
+}
+
+// What a player sends next: its secret first, then mostly advances, now and then a private
+// note, and now and then a late secret the rules refuse.
+inline toy::Command next_command(const ToyMatch& m, std::int64_t client_seq) {
+  if (m.state().phase == 0) return toy::SetSecret{"secret " + std::to_string(client_seq)};
+  if (client_seq % 7 == 3) return toy::Note{"note " + std::to_string(client_seq)};
+  if (client_seq % 11 == 5) return toy::SetSecret{"too late"};
+  return toy::Advance{};
+}
+
+// The side that acts now: A first when both must.
+inline Side acting_side(const ToyMatch& m) {
+  return m.acting().a ? Side::kA : Side::kB;
+}
+
 // A match rebuilt from the store: created from its row and secrets, seated, every command
 // replayed through the rules, each stored entry compared with the replay's, then compared
 // with the fast load (latest snapshot plus the entries after it). Why it failed otherwise.
