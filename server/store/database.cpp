@@ -14,7 +14,7 @@ namespace {
 
 constexpr const char* kNotWritten =
     "; the file was not opened for use and nothing was written to it; restore the latest "
-    "backup (docs/operations.md, \"Backup and restore\")";
+    "backup (docs/operations.md, section Backup and restore)";
 
 Status with_context(const std::string& path, Status s) {
   s.message = "database " + path + ": " + s.message;
@@ -41,9 +41,10 @@ Status damage(Status s) {
 // quick_check's words for a page our VFS refused ("unable to get the page. error code=8202").
 std::string explain(std::string line) {
   const std::string refused =
-      "unable to get the page. error code=" + std::to_string(SQLITE_IOERR_DATA);
+      ": unable to get the page. error code=" + std::to_string(SQLITE_IOERR_DATA);
   if (auto at = line.find(refused); at != std::string::npos) {
-    line.replace(at, refused.size(), "does not match its checksum");
+    line.replace(at, refused.size(), " does not match its checksum");
+    if (line.rfind("Page ", 0) == 0) line[0] = 'p';
   }
   return line;
 }
