@@ -76,14 +76,19 @@ Status backup_database(const std::string& source, const std::string& destination
   std::optional<Db> from = open_database_read_only(source, busy_timeout_ms, &s);
   if (!from) return s;
   {
-    DbFlags flags;
-    flags.vfs = kChecksumVfs;  // the copy keeps a checksum on every page
-    std::optional<Db> to = Db::open(partial, flags, &s);
+    // SQLite's own VFS writes the copy: the backup may spill any page to the file before
+    // page 1, whose header says whether pages carry checksums. They are added once it is
+    // complete and closed, then every page is read back through the checksum VFS.
+    std::optional<Db> to = Db::open(partial, true, &s);
     if (!to) return Status{s.code, "cannot create " + partial + ": " + s.message};
     s = copy_pages(*from, *to, result);
     // A backup is one self-contained file: no WAL beside it.
     if (s.ok()) s = to->exec("PRAGMA journal_mode=DELETE");
-    if (s.ok()) s = check_copy(*to);
+  }
+  if (s.ok()) s = add_page_checksums(partial);
+  if (s.ok()) {
+    std::optional<Db> copy = open_database_read_only(partial, busy_timeout_ms, &s);
+    if (copy) s = check_copy(*copy);
   }
   if (s.ok()) s = fsync_path(partial, false);
   if (!s.ok()) {

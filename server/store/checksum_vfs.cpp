@@ -1,7 +1,9 @@
 #include "server/store/checksum_vfs.hpp"
 
+#include <fcntl.h>
 #include <sodium.h>
 #include <sqlite3.h>
+#include <unistd.h>
 
 #include <cstring>
 #include <mutex>
@@ -85,7 +87,17 @@ int x_read(sqlite3_file* f, void* buf, int amount, sqlite3_int64 offset) {
 int x_write(sqlite3_file* f, const void* buf, int amount, sqlite3_int64 offset) {
   ChecksumFile* cf = of(f);
   const auto* bytes = static_cast<const unsigned char*>(buf);
-  if (offset == 0) learn_header(cf, bytes, amount);
+  if (offset == 0) {
+    learn_header(cf, bytes, amount);
+  } else if (cf->page_size == 0) {
+    // This handle has not seen page 1 yet: read the header already on disk, if any. (A page
+    // written before page 1 ever reached the file gets no checksum; open_database makes sure
+    // page 1 is written first, and backups add checksums afterwards: add_page_checksums.)
+    unsigned char header[100];
+    if (cf->real->pMethods->xRead(cf->real, header, sizeof header, 0) == SQLITE_OK) {
+      learn_header(cf, header, sizeof header);
+    }
+  }
   if (!is_page(cf, amount, offset))
     return cf->real->pMethods->xWrite(cf->real, buf, amount, offset);
   // The pager owns `buf`; the checksum goes into a copy.
@@ -227,6 +239,43 @@ std::uint64_t page_checksum(std::string_view page_without_checksum) {
   for (int i = 7; i >= 0; --i)
     v = (v << 8) | out[i];
   return v;
+}
+
+Status add_page_checksums(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDWR);
+  if (fd < 0) return Status{SQLITE_CANTOPEN, "cannot open " + path};
+  auto fail = [&](const std::string& why) {
+    ::close(fd);
+    return Status{SQLITE_IOERR, path + ": " + why};
+  };
+  unsigned char header[100];
+  if (::pread(fd, header, sizeof header, 0) != static_cast<ssize_t>(sizeof header)) {
+    return fail("too short for a database header");
+  }
+  ChecksumFile probe{};
+  learn_header(&probe, header, sizeof header);
+  if (probe.page_size == 0) return fail("not a SQLite database");
+  if (!probe.checksums) {
+    ::close(fd);
+    return Status::success();
+  }
+  const off_t size = ::lseek(fd, 0, SEEK_END);
+  if (size < 0 || size % probe.page_size != 0) return fail("not a whole number of pages");
+  std::vector<unsigned char> page(static_cast<std::size_t>(probe.page_size));
+  for (off_t at = 0; at < size; at += probe.page_size) {
+    if (::pread(fd, page.data(), page.size(), at) != static_cast<ssize_t>(page.size())) {
+      return fail("cannot read a page");
+    }
+    store_u64le(page.data() + probe.page_size - kChecksumBytes,
+                checksum_of(page.data(), probe.page_size));
+    if (::pwrite(fd, page.data() + probe.page_size - kChecksumBytes, kChecksumBytes,
+                 at + probe.page_size - kChecksumBytes) != kChecksumBytes) {
+      return fail("cannot write a checksum");
+    }
+  }
+  if (::fsync(fd) != 0) return fail("cannot sync");
+  ::close(fd);
+  return Status::success();
 }
 
 Status register_checksum_vfs() {

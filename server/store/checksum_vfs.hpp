@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <string_view>
 
 #include "server/store/sqlite.hpp"
@@ -18,6 +19,11 @@ inline constexpr int kChecksumBytes = 8;
 
 // Registers the VFS (not as the default) on first call; the same Status every later call.
 Status register_checksum_vfs();
+
+// Writes the checksum of every page into a database file that reserves kChecksumBytes per
+// page but was written without this VFS (a fresh backup copy). Nothing else may have the
+// file open. A file that reserves no bytes for checksums is left as it is.
+Status add_page_checksums(const std::string& path);
 
 // The number of the last page this thread found damaged (1-based), 0 if none: for messages.
 std::int64_t last_damaged_page();

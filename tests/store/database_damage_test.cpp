@@ -169,6 +169,25 @@ TEST_F(DatabaseDamageTest, TheServerRefusesADatabaseFromANewerCastra) {
   EXPECT_EQ(read_bytes(path_), before);
 }
 
+TEST(DatabaseChecksums, ALargeFirstTransactionWithATinyCacheKeepsEveryChecksum) {
+  // Pages spilled from a small cache before page 1 reached the file would carry no checksum.
+  const std::string dir = testing::make_temp_dir("castra-damage");
+  const std::string path = dir + "/castra.db";
+  {
+    Status s;
+    auto db = open_database({path}, &s);
+    ASSERT_TRUE(db) << s.message;
+    ASSERT_TRUE(db->exec("PRAGMA cache_size = 5; BEGIN; CREATE TABLE t (k INTEGER PRIMARY KEY, v);"
+                         "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c "
+                         "WHERE x < 5000) INSERT INTO t SELECT x, randomblob(300) FROM c; COMMIT;")
+                    .ok());
+  }
+  EXPECT_TRUE(test::every_page_has_its_checksum(read_bytes(path)));
+  Status s;
+  EXPECT_TRUE(open_database({path}, &s)) << s.message;
+  fs::remove_all(dir);
+}
+
 TEST(DatabaseChecksums, AFileMadeBeforeChecksumsGainsThemOnceWithItsDataIntact) {
   const std::string dir = testing::make_temp_dir("castra-damage");
   const std::string path = dir + "/castra.db";
