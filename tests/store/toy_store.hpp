@@ -139,6 +139,13 @@ inline std::optional<toy::Command> decode_command(ByteReader& r) {
   }
 }
 
+inline std::optional<toy::Command> decode_command_bytes(std::string_view in) {
+  ByteReader r(in);
+  auto c = decode_command(r);
+  if (!r.done()) return std::nullopt;
+  return c;
+}
+
 inline void encode_event(const toy::Event& e, rules::ByteWriter& w) {
   if (const auto* r = std::get_if<toy::RolledOff>(&e)) {
     w.tag('R');
