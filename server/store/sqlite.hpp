@@ -1,6 +1,7 @@
-// A thin RAII wrapper over SQLite's C API: a connection, prepared statements and
-// transactions. No ORM. A Db and its statements belong to one thread at a time (the
-// store's writer); SQLite is built thread-safe, but Castra never shares a connection.
+// A thin RAII wrapper over SQLite's C API: a connection, prepared statements (cached per
+// connection and reused), and transactions. No ORM. A Db and its statements belong to one
+// thread at a time (the store's writer, or a reader holding its mutex): connections are
+// opened NOMUTEX and Castra never uses one from two threads at once.
 #pragma once
 
 #include <cstdint>

@@ -274,7 +274,7 @@ SqliteMatchStore::~SqliteMatchStore() {
   writer_.reset();
 }
 
-Status SqliteMatchStore::read(const std::function<Status(Db&)>& read) {
+Status SqliteMatchStore::read(const std::function<Status(Db&)>& work) {
   std::lock_guard lock(read_mutex_);
   Db& db = read_db_ ? *read_db_ : write_db_;
   Status s;
@@ -283,7 +283,7 @@ Status SqliteMatchStore::read(const std::function<Status(Db&)>& read) {
     if (s.ok()) s = begin->run();
     if (!s.ok()) return s;
   }
-  const Status outcome = read(db);
+  const Status outcome = work(db);
   // A read transaction: COMMIT only ends it, and nothing can fail to be written.
   Lease end = db.statement("COMMIT", &s);
   if (s.ok()) s = end->run();

@@ -48,8 +48,9 @@ class SqliteMatchStore final : public MatchStore {
   // The database's one writer, for the server's other tables (accounts, sessions, chat), so
   // that every write in the process goes through it.
   Writer& writer() { return *writer_; }
-  // Runs `read` on the read connection inside one read transaction (a consistent snapshot).
-  Status read(const std::function<Status(Db&)>& read);
+  // Runs `work` on the read connection inside one read transaction (a consistent snapshot),
+  // for the server's other tables too. `work` must not write.
+  Status read(const std::function<Status(Db&)>& work);
   WriterStats writer_stats() const { return writer_->stats(); }
   int schema_version();
 
