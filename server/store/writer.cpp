@@ -136,12 +136,14 @@ void Writer::write_batch(std::deque<Job>& batch) {
   std::uint64_t failed = 0;
   if (!batch_failure.ok()) {
     // Nothing of this batch is in the database: every job hears so.
-    for (Status& s : outcomes)
+    for (Status& s : outcomes) {
       s = batch_failure;
+    }
     failed = batch.size();
   } else {
-    for (const Status& s : outcomes)
-      failed += s.ok() ? 0 : 1;
+    for (const Status& s : outcomes) {
+      if (!s.ok()) ++failed;
+    }
   }
   {
     std::lock_guard lock(mutex_);
