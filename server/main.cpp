@@ -8,8 +8,9 @@
 #include <string>
 
 #include "server/net/network.hpp"
+#include "server/store/backup.hpp"
 #include "server/store/database.hpp"
-#include "server/store/migrations.hpp"
+#include "server/store/sqlite_match_store.hpp"
 
 namespace {
 
@@ -19,6 +20,7 @@ struct Flags {
   std::string durability = "full";
   std::string log_level = "info";
   std::string port_file;
+  std::string backup_file;
 };
 
 }  // namespace
@@ -52,6 +54,9 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   app.add_option("--port-file", flags.port_file,
                  "Write the bound port to this file once listening (for tests and scripts)");
+  app.add_option("--backup", flags.backup_file,
+                 "Copy the database to FILE (consistent, even while a server runs on it), then "
+                 "exit; restoring is copying the file back (docs/operations.md)");
   CLI11_PARSE(app, argc, argv);
 
   auto logger = spdlog::stdout_logger_mt("castra");
@@ -60,26 +65,43 @@ int main(int argc, char** argv) {
   spdlog::set_level(spdlog::level::from_str(flags.log_level));
   spdlog::flush_on(spdlog::level::info);
 
+  const std::string db_path = (std::filesystem::path(flags.data_dir) / "castra.db").string();
+  if (!flags.backup_file.empty()) {
+    // A separate process with its own read-only connection: the server keeps running.
+    castra::store::BackupResult result;
+    const castra::store::Status s =
+        castra::store::backup_database(db_path, flags.backup_file, &result);
+    if (!s.ok()) {
+      spdlog::error("event=backup_failed source={} destination={} error=\"{}\"", db_path,
+                    flags.backup_file, s.message);
+      return 2;
+    }
+    spdlog::info("event=backup_done source={} destination={} pages={} bytes={}", db_path,
+                 flags.backup_file, result.pages, result.bytes);
+    return 0;
+  }
+
   std::error_code fs_error;
   std::filesystem::create_directories(flags.data_dir, fs_error);
   if (fs_error) {
     spdlog::error("event=data_dir_failed dir={} error=\"{}\"", flags.data_dir, fs_error.message());
     return 2;
   }
-  castra::store::OpenOptions open;
-  open.path = (std::filesystem::path(flags.data_dir) / "castra.db").string();
-  open.durability = flags.durability == "normal" ? castra::store::Durability::kNormal
-                                                 : castra::store::Durability::kFull;
-  castra::store::Status status;
-  auto db = castra::store::open_database(open, &status);
-  if (!db) {
-    spdlog::error("event=database_failed error=\"{}\"", status.message);
+  castra::store::StoreOptions store_options;
+  store_options.database.path = db_path;
+  store_options.database.durability = flags.durability == "normal"
+                                          ? castra::store::Durability::kNormal
+                                          : castra::store::Durability::kFull;
+  std::unique_ptr<castra::store::SqliteMatchStore> store;
+  if (const castra::store::Status s = castra::store::SqliteMatchStore::open(store_options, &store);
+      !s.ok()) {
+    spdlog::error("event=database_failed error=\"{}\"", s.message);
     return 2;
   }
-  spdlog::info("event=database_ready path={} schema_version={} durability={}", open.path,
-               castra::store::schema_version(*db), flags.durability);
+  spdlog::info("event=database_ready path={} schema_version={} durability={}", db_path,
+               store->schema_version(), flags.durability);
 
-  return castra::net::run_network(flags.net, [&](std::uint16_t port) {
+  const int code = castra::net::run_network(flags.net, [&](std::uint16_t port) {
     spdlog::info("event=listening address={} port={}", flags.net.address, port);
     if (!flags.port_file.empty()) {
       const std::string tmp = flags.port_file + ".tmp";
@@ -87,4 +109,10 @@ int main(int argc, char** argv) {
       std::filesystem::rename(tmp, flags.port_file, fs_error);
     }
   });
+  // Every write already queued is committed before the process ends (SIGTERM included).
+  if (const castra::store::Status s = store->flush(); !s.ok()) {
+    spdlog::error("event=store_flush_failed error=\"{}\"", s.message);
+  }
+  store.reset();
+  return code;
 }

@@ -28,8 +28,7 @@ std::string sha256_hex(const std::string& text) {
 
 int schema_version(Db& db) {
   Status s;
-  Statement q = db.prepare(
-      "SELECT coalesce(max(number), 0) FROM schema_migrations", &s);
+  Statement q = db.prepare("SELECT coalesce(max(number), 0) FROM schema_migrations", &s);
   if (!s.ok()) return 0;
   return q.step(&s) ? static_cast<int>(q.column_int(0)) : 0;
 }
@@ -42,11 +41,13 @@ Status migrate(Db& db, const std::vector<Migration>& migrations) {
     Status s;
     Statement q = db.prepare("SELECT number, checksum FROM schema_migrations", &s);
     if (!s.ok()) return s;
-    while (q.step(&s)) recorded[static_cast<int>(q.column_int(0))] = q.column_text(1);
+    while (q.step(&s))
+      recorded[static_cast<int>(q.column_int(0))] = q.column_text(1);
     if (!s.ok()) return s;
   }
   std::map<int, const Migration*> known;
-  for (const Migration& m : migrations) known[m.number] = &m;
+  for (const Migration& m : migrations)
+    known[m.number] = &m;
 
   for (const auto& [number, checksum] : recorded) {
     auto it = known.find(number);
