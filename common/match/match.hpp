@@ -187,6 +187,10 @@ class Match {
     return std::nullopt;
   }
 
+  // For replays of a stored or exported log: after an entry has been re-decided and matched,
+  // it takes the recorded seals (whose salts were drawn when the command was first given).
+  void adopt_seals(std::size_t entry, std::vector<Seal> seals) { log_[entry].seals = std::move(seals); }
+
   // Forces the faces of the next rolls (castra-sim --dice, tests). Such a match no longer
   // verifies against its seed, by design.
   void force_rolls(std::vector<int> faces) { forced_ = std::move(faces); }

@@ -59,6 +59,70 @@ inline std::string step_name(std::size_t i, EntryKind kind, Side side) {
 }
 }  // namespace detail
 
+// Re-decides one recorded entry on `m` (whose log holds exactly the entries before it) and
+// checks that it gives the recorded rolls, events and seals. Nothing when it matches;
+// otherwise what differs, in words. Used by verify() and by the server's start-up recovery.
+template <rules::RuleSet G>
+std::optional<std::string> replay_entry(Match<G>& m, const Entry<G>& rec, std::size_t i) {
+  const std::string step = detail::step_name(i, rec.kind, rec.side);
+  for (const Seal& seal : rec.seals) {
+    if (seal.event_index >= rec.events.size()) return step + ": a seal names no event";
+    if (sealed_commitment(seal.salt, G::sealed_bytes(rec.events[seal.event_index])) !=
+        seal.commitment) {
+      return step + ": sealed event " + std::to_string(seal.event_index) +
+             " does not match its published commitment";
+    }
+  }
+  if (rec.kind == EntryKind::kEnd) {
+    if (!rec.outcome) return step + ": an end without an outcome";
+    if (auto err = m.end(rec.end_reason, rec.side, *rec.outcome)) return step + ": " + err->message;
+    return std::nullopt;
+  }
+  if (rec.kind == EntryKind::kCommand) {
+    if (!rec.command) return step + ": a command entry without its command";
+    auto done = m.submit(rec.side, *rec.command, Bytes32{});
+    if (!done) return step + ": the command is refused: " + done.error().message;
+  } else if (i != 0) {
+    return step + ": an opening entry after the first";
+  }
+  if (m.log().size() != i + 1) return step + ": the replay has no such entry";
+  const Entry<G>& got = m.log()[i];
+  if (got.kind != rec.kind) return step + ": the replay opens differently";
+  for (std::size_t k = 0; k < std::max(got.rolls.size(), rec.rolls.size()); ++k) {
+    if (k >= got.rolls.size() || k >= rec.rolls.size()) {
+      return step + ": the record has " + std::to_string(rec.rolls.size()) +
+             " rolls, the replay " + std::to_string(got.rolls.size());
+    }
+    if (got.rolls[k] != rec.rolls[k]) {
+      return step + ": roll " + std::to_string(rec.rolls[k].number) + " is recorded as " +
+             std::to_string(rec.rolls[k].face) + ", the seed gives " +
+             std::to_string(got.rolls[k].face);
+    }
+  }
+  for (std::size_t k = 0; k < std::max(got.events.size(), rec.events.size()); ++k) {
+    if (k >= got.events.size() || k >= rec.events.size()) {
+      return step + ": the record has " + std::to_string(rec.events.size()) +
+             " events, the replay " + std::to_string(got.events.size());
+    }
+    if (!(got.events[k] == rec.events[k])) {
+      return step + ": event " + std::to_string(k) + " is recorded as \"" +
+             G::describe(rec.events[k]) + "\", the replay gives \"" +
+             G::describe(got.events[k]) + "\"";
+    }
+  }
+  if (got.seals.size() != rec.seals.size()) {
+    return step + ": the record seals " + std::to_string(rec.seals.size()) +
+           " events, the rules seal " + std::to_string(got.seals.size());
+  }
+  for (std::size_t k = 0; k < got.seals.size(); ++k) {
+    if (got.seals[k].event_index != rec.seals[k].event_index) {
+      return step + ": a sealed event is recorded in the wrong place";
+    }
+  }
+  m.adopt_seals(i, rec.seals);
+  return std::nullopt;
+}
+
 // Re-validates every command, recomputes every roll from the revealed seed, checks every
 // commitment, every event, the outcome and the final hash. Nothing when the record is honest;
 // otherwise the first step that does not match, in words.
@@ -70,66 +134,14 @@ std::optional<std::string> verify(const Record<G>& r) {
   auto created = Match<G>::create({r.match_id, r.scenario, r.rules_version, r.server_seed});
   if (!created) return "setup: " + created.error().message;
   Match<G> m = std::move(*created);
-  m.seat(Side::kA, r.entropy_a);
-  m.seat(Side::kB, r.entropy_b);
-
+  // The opening entry is made when the second seat is taken; a match that ended before
+  // both were seated has none.
+  if (!r.entries.empty() && r.entries.front().kind == EntryKind::kStart) {
+    m.seat(Side::kA, r.entropy_a);
+    m.seat(Side::kB, r.entropy_b);
+  }
   for (std::size_t i = 0; i < r.entries.size(); ++i) {
-    const Entry<G>& rec = r.entries[i];
-    const std::string step = detail::step_name(i, rec.kind, rec.side);
-    for (const Seal& seal : rec.seals) {
-      if (seal.event_index >= rec.events.size()) return step + ": a seal names no event";
-      const auto& e = rec.events[seal.event_index];
-      if (sealed_commitment(seal.salt, G::sealed_bytes(e)) != seal.commitment) {
-        return step + ": sealed event " + std::to_string(seal.event_index) +
-               " does not match its published commitment";
-      }
-    }
-    if (rec.kind == EntryKind::kEnd) {
-      if (!rec.outcome) return step + ": an end without an outcome";
-      if (auto err = m.end(rec.end_reason, rec.side, *rec.outcome)) return step + ": " + err->message;
-      continue;
-    }
-    if (rec.kind == EntryKind::kCommand) {
-      if (!rec.command) return step + ": a command entry without its command";
-      auto done = m.submit(rec.side, *rec.command, Bytes32{});
-      if (!done) return step + ": the command is refused: " + done.error().message;
-    } else if (i != 0) {
-      return step + ": an opening entry after the first";
-    }
-    if (m.log().size() <= i) return step + ": the replay has no such entry";
-    const Entry<G>& got = m.log()[i];
-    if (got.kind != rec.kind) return step + ": the replay opens differently";
-    for (std::size_t k = 0; k < std::max(got.rolls.size(), rec.rolls.size()); ++k) {
-      if (k >= got.rolls.size() || k >= rec.rolls.size()) {
-        return step + ": the record has " + std::to_string(rec.rolls.size()) +
-               " rolls, the replay " + std::to_string(got.rolls.size());
-      }
-      if (got.rolls[k] != rec.rolls[k]) {
-        return step + ": roll " + std::to_string(rec.rolls[k].number) + " is recorded as " +
-               std::to_string(rec.rolls[k].face) + ", the seed gives " +
-               std::to_string(got.rolls[k].face);
-      }
-    }
-    for (std::size_t k = 0; k < std::max(got.events.size(), rec.events.size()); ++k) {
-      if (k >= got.events.size() || k >= rec.events.size()) {
-        return step + ": the record has " + std::to_string(rec.events.size()) +
-               " events, the replay " + std::to_string(got.events.size());
-      }
-      if (!(got.events[k] == rec.events[k])) {
-        return step + ": event " + std::to_string(k) + " is recorded as \"" +
-               G::describe(rec.events[k]) + "\", the replay gives \"" +
-               G::describe(got.events[k]) + "\"";
-      }
-    }
-    if (got.seals.size() != rec.seals.size()) {
-      return step + ": the record seals " + std::to_string(rec.seals.size()) +
-             " events, the rules seal " + std::to_string(got.seals.size());
-    }
-    for (std::size_t k = 0; k < got.seals.size(); ++k) {
-      if (got.seals[k].event_index != rec.seals[k].event_index) {
-        return step + ": a sealed event is recorded in the wrong place";
-      }
-    }
+    if (auto err = replay_entry(m, r.entries[i], i)) return err;
   }
   if (m.log().size() != r.entries.size()) return "the replay has more entries than the record";
   if (m.outcome() != r.outcome) return "outcome: the record's outcome is not the replay's";

@@ -92,6 +92,7 @@ struct Acting {
   bool a = false;
   bool b = false;
   std::string phase;
+  int turn = 0;  // the game turn, from 1 (0 before the first); spectator delays count these
   bool must_act(Side s) const { return s == Side::kA ? a : b; }
   friend bool operator==(const Acting&, const Acting&) = default;
 };

@@ -23,14 +23,14 @@ std::vector<std::string> error_names() {
 
 }  // namespace
 
-ServerApp::ServerApp(AppOptions options, store::MatchStore& matches, store::Db service_db,
+ServerApp::ServerApp(AppOptions options, store::MatchStore& matches, SqlAccess& sql,
                      lobby::Scenarios scenarios, lobby::MatchRuntime* runtime)
     : options_(std::move(options)),
       matches_(matches),
       metrics_(dispatch::metric_kinds(), error_names()),
-      service_db_(std::move(service_db)),
-      account_store_(service_db_),
-      chat_store_(service_db_),
+      sql_(sql),
+      account_store_(sql_),
+      chat_store_(sql_),
       scenarios_(std::move(scenarios)),
       own_runtime_(runtime ? nullptr : std::make_unique<lobby::LobbyOnlyRuntime>(matches)),
       runtime_(runtime ? *runtime : *own_runtime_) {
@@ -41,7 +41,7 @@ ServerApp::ServerApp(AppOptions options, store::MatchStore& matches, store::Db s
   auto to_service = [q = service_.get()](std::function<void()> task) { q->post(std::move(task)); };
   accounts_ = std::make_unique<accounts::Accounts>(account_store_, *hash_pool_, to_service,
                                                    options_.accounts, &metrics_);
-  lobby_ = std::make_unique<lobby::Lobby>(matches_, scenarios_, chat_store_, runtime_, service_db_,
+  lobby_ = std::make_unique<lobby::Lobby>(matches_, scenarios_, chat_store_, runtime_, sql_,
                                           to_service, options_.lobby, &metrics_);
   handlers_ = std::make_unique<dispatch::Handlers>(dispatch::Services{
       clients_, *accounts_, *lobby_, scenarios_, metrics_, options_.net, options_.server_name});
@@ -154,7 +154,9 @@ void ServerApp::on_shutdown_started() {
 void ServerApp::on_stopped() {
   hash_pool_->stop();
   service_->stop();
-  matches_.flush();
+  if (const store::Status s = matches_.flush(); !s.ok()) {
+    spdlog::error("event=store_flush_failed error=\"{}\"", s.message);
+  }
   spdlog::info("event=application_stopped");
 }
 

@@ -14,6 +14,7 @@
 #include "server/accounts/accounts.hpp"
 #include "server/admin/admin_commands.hpp"
 #include "server/app/metrics.hpp"
+#include "server/app/sql_access.hpp"
 #include "server/app/task_queue.hpp"
 #include "server/dispatch/clients.hpp"
 #include "server/dispatch/dispatcher.hpp"
@@ -39,9 +40,9 @@ struct AppOptions {
 
 class ServerApp final : public net::Application, public dispatch::MatchLookup {
  public:
-  // `service_db` becomes the service thread's connection (accounts, sessions, chat).
-  // `runtime`: the match runtime; null for the lobby-only stand-in.
-  ServerApp(AppOptions options, store::MatchStore& matches, store::Db service_db,
+  // `sql` reaches the service thread's tables (accounts, sessions, chat). `runtime`: the
+  // match runtime; null for the lobby-only stand-in.
+  ServerApp(AppOptions options, store::MatchStore& matches, SqlAccess& sql,
             lobby::Scenarios scenarios, lobby::MatchRuntime* runtime);
   ~ServerApp() override;
   ServerApp(const ServerApp&) = delete;
@@ -67,7 +68,7 @@ class ServerApp final : public net::Application, public dispatch::MatchLookup {
   std::atomic<bool> stopping_{false};
   store::MatchStore& matches_;
   Metrics metrics_;
-  store::Db service_db_;
+  SqlAccess& sql_;
   accounts::AccountStore account_store_;
   lobby::ChatStore chat_store_;
   lobby::Scenarios scenarios_;

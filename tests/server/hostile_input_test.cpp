@@ -178,7 +178,8 @@ TEST(HostileInput, FloodGetsRateLimitedThenAClose) {
     p.set_request_id(1000 + static_cast<std::uint64_t>(i));
     if (!c->socket().send(p.SerializeAsString(), 2s, &error)) break;
   }
-  // Pongs first (the burst), then the error, then the close.
+  // Some pongs (of the burst; those not yet answered at the close are dropped), the error,
+  // then the close.
   v1::ErrorCode code = v1::ERROR_UNSPECIFIED;
   int pongs = 0;
   for (;;) {
@@ -188,7 +189,6 @@ TEST(HostileInput, FloodGetsRateLimitedThenAClose) {
     if (frame->has_error()) code = frame->error().code();
   }
   EXPECT_EQ(code, v1::ERROR_RATE_LIMITED);
-  EXPECT_GE(pongs, 15);
   EXPECT_LT(pongs, 200);
   EXPECT_EQ(c->socket().close_code(), 1008);
   bystander.expect_untouched(server);

@@ -143,7 +143,7 @@ TEST(ProtocolFlow, RegisterLoginCreateListJoinChatLogout) {
 
   // The seed behind the commitment is stored apart, and hashes to it.
   store::Status status;
-  auto db = store::Db::open(server.data_dir() + "/castra.db", false, &status);
+  auto db = store::open_database_read_only(server.data_dir() + "/castra.db", 5000, &status);
   ASSERT_TRUE(db) << status.message;
   auto q = db->prepare(
       "SELECT server_seed, dice_commitment FROM match_secrets JOIN matches "

@@ -13,13 +13,14 @@
 #include "common/match/fair_dice.hpp"
 #include "proto/castra/v1/protocol.pb.h"
 #include "server/accounts/accounts.hpp"
+#include "server/app/sql_access.hpp"
 #include "server/app/task_queue.hpp"
 #include "server/dispatch/dispatcher.hpp"
-#include "server/lobby/interim_match_store.hpp"
 #include "server/lobby/lobby.hpp"
 #include "server/net/forwarded.hpp"
 #include "server/net/rate_limiter.hpp"
 #include "server/store/database.hpp"
+#include "server/store/sqlite_match_store.hpp"
 
 namespace castra {
 namespace {
@@ -64,7 +65,6 @@ TEST(ErrorCodes, MirrorTheProtocolsEnumNameForName) {
       {ErrorCode::kTooManyMatches, "ERROR_TOO_MANY_MATCHES"},
       {ErrorCode::kEntropyAlreadyGiven, "ERROR_ENTROPY_ALREADY_GIVEN"},
       {ErrorCode::kNotYourTurn, "ERROR_NOT_YOUR_TURN"},
-      {ErrorCode::kRuleViolation, "ERROR_RULE_VIOLATION"},
       {ErrorCode::kMatchNotLive, "ERROR_MATCH_NOT_LIVE"},
       {ErrorCode::kNoDrawOffer, "ERROR_NO_DRAW_OFFER"},
       {ErrorCode::kClaimTooEarly, "ERROR_CLAIM_TOO_EARLY"},
@@ -73,7 +73,7 @@ TEST(ErrorCodes, MirrorTheProtocolsEnumNameForName) {
   for (const auto& [code, name] : kMirror) {
     EXPECT_EQ(v1::ErrorCode_Name(static_cast<v1::ErrorCode>(code)), name);
   }
-  // Every wire code but ERROR_UNSPECIFIED has its mirror.
+  // Every wire code but ERROR_UNSPECIFIED has its mirror (reserved numbers are not values).
   EXPECT_EQ(static_cast<int>(kMirror.size()) + 1, v1::ErrorCode_descriptor()->value_count());
 }
 
@@ -138,7 +138,7 @@ TEST(TaskQueue, RefusesWorkBeyondItsCapacity) {
   EXPECT_EQ(ran.load(), 3);
 }
 
-// A database file with every migration, opened twice like the server does.
+// A database file with every migration, behind the store as in the server.
 class WithDatabase : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -148,24 +148,21 @@ class WithDatabase : public ::testing::Test {
             ::testing::UnitTest::GetInstance()->current_test_info()->name());
     std::filesystem::remove_all(dir_);
     std::filesystem::create_directories(dir_);
-    store::Status status;
-    const store::OpenOptions open{(dir_ / "castra.db").string(), store::Durability::kNormal};
-    auto a = store::open_database(open, &status);
-    ASSERT_TRUE(a) << status.message;
-    auto b = store::open_database(open, &status);
-    ASSERT_TRUE(b) << status.message;
-    db_.emplace(std::move(*a));
-    matches_.emplace(std::move(*b));
+    store::StoreOptions options;
+    options.database = {(dir_ / "castra.db").string(), store::Durability::kNormal};
+    const store::Status status = store::SqliteMatchStore::open(options, &matches_);
+    ASSERT_TRUE(status.ok()) << status.message;
+    sql_.emplace(*matches_);
   }
   void TearDown() override {
+    sql_.reset();
     matches_.reset();
-    db_.reset();
     std::filesystem::remove_all(dir_);
   }
 
   std::filesystem::path dir_;
-  std::optional<store::Db> db_;
-  std::optional<lobby::InterimMatchStore> matches_;
+  std::unique_ptr<store::SqliteMatchStore> matches_;
+  std::optional<server::StoreSqlAccess> sql_;
 };
 
 // Runs posted completions inline, as the service thread would, in order.
@@ -176,13 +173,12 @@ struct InlinePost {
 using AccountsTest = WithDatabase;
 
 TEST_F(AccountsTest, LockoutAfterRepeatedFailuresThenTheRightPasswordWaits) {
-  accounts::AccountStore store(*db_);
+  accounts::AccountStore store(*sql_);
   server::TaskQueue pool("hash", 1, 8);
   accounts::AccountOptions options;
   options.cost = accounts::minimum_cost();
   options.max_failures = 2;
   options.lockout_seconds = 60;
-  std::mutex mutex;
   accounts::Accounts accounts(store, pool, InlinePost{}, options, nullptr);
   auto wait = [&](auto start) {
     std::promise<server::Result<accounts::SignedIn>> done;
@@ -203,7 +199,7 @@ TEST_F(AccountsTest, LockoutAfterRepeatedFailuresThenTheRightPasswordWaits) {
 }
 
 TEST_F(AccountsTest, TokensAreStoredOnlyAsHashesAndResumeASession) {
-  accounts::AccountStore store(*db_);
+  accounts::AccountStore store(*sql_);
   server::TaskQueue pool("hash", 1, 8);
   accounts::AccountOptions options;
   options.cost = accounts::minimum_cost();
@@ -215,11 +211,17 @@ TEST_F(AccountsTest, TokensAreStoredOnlyAsHashesAndResumeASession) {
   ASSERT_TRUE(in);
   pool.stop();
 
+  std::string stored;
+  ASSERT_TRUE(sql_->read([&](store::Db& db) {
+                    store::Status st;
+                    auto q = db.prepare("SELECT token_hash FROM sessions", &st);
+                    if (q.step(&st)) stored = q.column_blob(0);
+                    return st;
+                  })
+                  .ok());
+  EXPECT_EQ(stored.size(), 32u);
+  EXPECT_EQ(stored.find(in->token), std::string::npos);
   store::Status s;
-  auto q = db_->prepare("SELECT token_hash FROM sessions", &s);
-  ASSERT_TRUE(q.step(&s));
-  EXPECT_EQ(q.column_blob(0).size(), 32u);
-  EXPECT_EQ(q.column_blob(0).find(in->token), std::string::npos);
   auto account = store.find_by_name("FRANK", &s);
   ASSERT_TRUE(account);
   EXPECT_EQ(account->password_hash.rfind("$argon2id$", 0), 0u);
@@ -236,10 +238,10 @@ using LobbyTest = WithDatabase;
 
 TEST_F(LobbyTest, CreationStoresASeedThatMatchesThePublishedCommitment) {
   lobby::Scenarios scenarios = lobby::Scenarios::load(CASTRA_SOURCE_DIR "/tests/data/scenarios");
-  lobby::ChatStore chat(*db_);
+  lobby::ChatStore chat(*sql_);
   lobby::LobbyOnlyRuntime runtime(*matches_);
-  lobby::Lobby lobby(*matches_, scenarios, chat, runtime, *db_, InlinePost{}, {}, nullptr);
-  accounts::AccountStore accounts(*db_);
+  lobby::Lobby lobby(*matches_, scenarios, chat, runtime, *sql_, InlinePost{}, {}, nullptr);
+  accounts::AccountStore accounts(*sql_);
   store::Status s;
   const auto creator = accounts.insert("gina", "x", 1, &s);
   ASSERT_TRUE(creator);
@@ -250,7 +252,8 @@ TEST_F(LobbyTest, CreationStoresASeedThatMatchesThePublishedCommitment) {
   ASSERT_TRUE(created) << created.failure().message;
   EXPECT_EQ(created->row.player_b, creator);
   EXPECT_FALSE(created->row.player_a);
-  auto secrets = matches_->secrets(created->row.id);
+  std::optional<store::Secrets> secrets;
+  ASSERT_TRUE(matches_->secrets(created->row.id, &secrets).ok());
   ASSERT_TRUE(secrets);
   match::Bytes32 seed{};
   ASSERT_EQ(secrets->server_seed.size(), seed.size());
@@ -263,10 +266,10 @@ TEST_F(LobbyTest, CreationStoresASeedThatMatchesThePublishedCommitment) {
 
 TEST_F(LobbyTest, MyMatchesListThoseWhereItIsMyMoveFirst) {
   lobby::Scenarios scenarios = lobby::Scenarios::load(CASTRA_SOURCE_DIR "/tests/data/scenarios");
-  lobby::ChatStore chat(*db_);
+  lobby::ChatStore chat(*sql_);
   lobby::LobbyOnlyRuntime runtime(*matches_);
-  lobby::Lobby lobby(*matches_, scenarios, chat, runtime, *db_, InlinePost{}, {}, nullptr);
-  accounts::AccountStore accounts(*db_);
+  lobby::Lobby lobby(*matches_, scenarios, chat, runtime, *sql_, InlinePost{}, {}, nullptr);
+  accounts::AccountStore accounts(*sql_);
   store::Status s;
   const auto me = *accounts.insert("hal", "x", 1, &s);
   std::vector<std::string> ids;
@@ -276,7 +279,9 @@ TEST_F(LobbyTest, MyMatchesListThoseWhereItIsMyMoveFirst) {
     ids.push_back(created->row.id);
   }
   // The oldest one is live and waits for side A (me).
-  auto row = *matches_->find_match(ids[0]);
+  std::optional<store::MatchRow> found;
+  ASSERT_TRUE(matches_->find_match(ids[0], &found).ok());
+  auto row = *found;
   row.status = "live";
   row.to_act = "A";
   row.updated_ms = 0;

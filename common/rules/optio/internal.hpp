@@ -1,0 +1,85 @@
+// Helpers shared by the Optio engine's own files (decide.cpp, legal.cpp, game.cpp): the
+// board's occupancy, command chains, contact, combat shifts and command validation. Not
+// part of the engine's interface; same threading as the engine (pure functions).
+#pragma once
+
+#include <array>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/rules/optio/state.hpp"
+#include "common/rules/types.hpp"
+
+namespace castra::rules::optio::detail {
+
+const Ruleset& rules_of(const State& s);
+
+// Unit ids by square, for the units on the board.
+class Board {
+ public:
+  explicit Board(const State& s);
+  int at(Square sq) const;  // unit id, 0 if empty or off the board
+  bool empty(Square sq) const { return at(sq) == 0; }
+
+ private:
+  int cols_ = 0;
+  int rows_ = 0;
+  std::vector<int> ids_;
+};
+
+bool is_shaken(const Ruleset& rs, const Unit& u);
+bool is_deep_line(const Unit& u);
+bool can_form_column(const Ruleset& rs, const Unit& u);
+bool is_agile_foot(const Ruleset& rs, const Unit& u);
+bool is_rough(Terrain t);  // woods or marsh
+bool may_enter(const Ruleset& rs, const Unit& u, Terrain t);
+
+// u faces v: v is on the square directly ahead of u.
+bool faces(const Unit& u, const Unit& v);
+// Engaged: an enemy orthogonally adjacent with one of the two facing the other.
+bool engaged(const State& s, const Board& b, const Unit& u);
+
+// Active leaders standing with a unit, by ascending id.
+std::vector<int> leaders_with(const State& s, int unit_id);
+// A subcommander's command whose leader is killed or gone: the general's chain runs there.
+bool orphaned(const State& s, Side side, int command);
+// Whether leader L may stand with unit u (his command; for the general, orphaned ones too).
+bool may_stand_with(const State& s, const Leader& l, const Unit& u);
+// The units leader L puts in command (his chain), by unit id; empty if he is not placed.
+std::vector<int> chain(const State& s, const Board& b, const Leader& l);
+// Whether unit u is in command now.
+bool in_command(const State& s, const Board& b, const Unit& u);
+
+// Orders: whether L's moves are checked against a path now.
+bool bound_by_orders(const Leader& l);
+// Progress after L ends a move on `to`: the first later occurrence, else unchanged.
+int progress_after(const Leader& l, Square to);
+
+// Combat shift of unit u fighting opp (summed, clamped). `charged` marks the unit that
+// was charged in charge combat (the only one that may defend a ford or a camp there).
+int combat_shift(const State& s, const Unit& u, const Unit& opp, FightKind kind, bool charged);
+int shooting_shift(const State& s, const Unit& shooter, const Unit& target);
+
+// What validating many commands against one state shares: the board, and which units
+// are in command (worked out once per side).
+class Ctx {
+ public:
+  explicit Ctx(const State& state);
+  const State& s;
+  const Ruleset& rs;
+  Board board;
+  bool in_command(const Unit& u);
+
+ private:
+  std::array<std::optional<std::vector<bool>>, 2> in_command_;  // by unit index
+};
+
+// The rule a command breaks, or nothing. Needs no dice; decide() and legal() share it.
+std::optional<RuleError> validate(Ctx& ctx, Side side, const Command& c);
+std::optional<RuleError> validate(const State& s, Side side, const Command& c);
+
+// The ids of the units on the board of a side, ascending.
+std::vector<int> units_of(const State& s, Side side);
+
+}  // namespace castra::rules::optio::detail

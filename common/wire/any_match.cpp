@@ -1,0 +1,99 @@
+// The one place that picks a rules engine by rule set.
+#include "common/wire/any_match.hpp"
+
+#include "common/wire/match_adapter.hpp"
+#include "common/rules/optio/game.hpp"
+#include "common/rules/stand/game.hpp"
+#include "common/wire/optio_codec.hpp"
+#include "common/wire/stand_codec.hpp"
+
+namespace castra::wire {
+
+namespace {
+
+
+struct OptioWire {
+  using Game = rules::optio::Game;
+  static constexpr std::string_view kName = "optio";
+  static Checked<Game::Scenario> scenario(const v1::ScenarioFile& f) {
+    if (!f.has_optio()) return rules::refuse("wire.scenario", "not an Optio scenario");
+    return optio::to_domain(f.optio());
+  }
+  static Checked<Game::Command> command(const v1::GameCommand& c) {
+    if (!c.has_optio()) return rules::refuse("wire.command", "this match plays Optio; the command is for another rule set");
+    return optio::to_domain(c.optio());
+  }
+  static void encode_command(const Game::Command& c, v1::GameCommand* out) {
+    *out->mutable_optio() = optio::to_proto(c);
+  }
+  static Checked<Game::Event> event(const v1::GameEvent& e) {
+    if (!e.has_optio()) return rules::refuse("wire.event", "not an Optio event");
+    return optio::to_domain(e.optio());
+  }
+  static void encode_event(const Game::Event& e, v1::GameEvent* out) {
+    *out->mutable_optio() = optio::to_proto(e);
+  }
+  static void encode_state(const Game::State& s, v1::GameState* out) {
+    *out->mutable_optio() = optio::to_proto(s);
+  }
+  static void encode_legal(const Game::Legal& l, v1::GameLegal* out) {
+    *out->mutable_optio() = optio::to_proto(l);
+  }
+};
+
+struct StandWire {
+  using Game = rules::stand::Game;
+  static constexpr std::string_view kName = "stand";
+  static Checked<Game::Scenario> scenario(const v1::ScenarioFile& f) {
+    if (!f.has_stand()) return rules::refuse("wire.scenario", "not an Ancient STAND! scenario");
+    return stand::to_domain(f.stand());
+  }
+  static Checked<Game::Command> command(const v1::GameCommand& c) {
+    if (!c.has_stand()) return rules::refuse("wire.command", "this match plays Ancient STAND!; the command is for another rule set");
+    return stand::to_domain(c.stand());
+  }
+  static void encode_command(const Game::Command& c, v1::GameCommand* out) {
+    *out->mutable_stand() = stand::to_proto(c);
+  }
+  static Checked<Game::Event> event(const v1::GameEvent& e) {
+    if (!e.has_stand()) return rules::refuse("wire.event", "not an Ancient STAND! event");
+    return stand::to_domain(e.stand());
+  }
+  static void encode_event(const Game::Event& e, v1::GameEvent* out) {
+    *out->mutable_stand() = stand::to_proto(e);
+  }
+  static void encode_state(const Game::State& s, v1::GameState* out) {
+    *out->mutable_stand() = stand::to_proto(s);
+  }
+  static void encode_legal(const Game::Legal& l, v1::GameLegal* out) {
+    *out->mutable_stand() = stand::to_proto(l);
+  }
+};
+
+}  // namespace
+
+std::string ruleset_of(const v1::ScenarioFile& scenario) {
+  switch (scenario.game_case()) {
+    case v1::ScenarioFile::kOptio: return "optio";
+    case v1::ScenarioFile::kStand: return "stand";
+    default: return "";
+  }
+}
+
+Checked<std::unique_ptr<AnyMatch>> make_match(const MatchSetup& setup) {
+  switch (setup.scenario.game_case()) {
+    case v1::ScenarioFile::kOptio: return make_adapter<OptioWire>(setup);
+    case v1::ScenarioFile::kStand: return make_adapter<StandWire>(setup);
+    default: return rules::refuse("wire.scenario", "the scenario names no rule set (optio or stand)");
+  }
+}
+
+std::optional<std::string> verify_record(const v1::MatchRecord& record) {
+  switch (record.scenario().game_case()) {
+    case v1::ScenarioFile::kOptio: return verify_with<OptioWire>(record);
+    case v1::ScenarioFile::kStand: return verify_with<StandWire>(record);
+    default: return "the record's scenario names no rule set";
+  }
+}
+
+}  // namespace castra::wire

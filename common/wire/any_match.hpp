@@ -1,0 +1,108 @@
+// AnyMatch: one match of either rule set, seen through the wire types of match.proto. The
+// server, castra-sim and the tests hold matches only through this interface; make_match()
+// and verify_record() are the one place that picks an engine by rule set. No I/O; one owner
+// thread at a time (the same rule as Match<G>).
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/match/crypto.hpp"
+#include "common/match/match.hpp"
+#include "common/rules/types.hpp"
+#include "proto/castra/v1/match.pb.h"
+
+namespace castra::wire {
+
+using match::Bytes32;
+using rules::Checked;
+using rules::Outcome;
+using rules::RuleError;
+using rules::Side;
+using rules::Viewer;
+
+// Plain conversions every user of the wire types needs.
+inline v1::Side side_to_proto(Side s) { return s == Side::kA ? v1::SIDE_A : v1::SIDE_B; }
+inline Side side_from_proto(v1::Side s) { return s == v1::SIDE_B ? Side::kB : Side::kA; }
+
+inline void outcome_to_proto(const Outcome& o, v1::Outcome* out) {
+  out->set_kind(static_cast<v1::Outcome::Kind>(static_cast<int>(o.kind)));
+  out->set_reason(o.reason);
+}
+inline Outcome outcome_from_proto(const v1::Outcome& o) {
+  Outcome out;
+  out.kind = static_cast<Outcome::Kind>(std::clamp(static_cast<int>(o.kind()), 0, 2));
+  out.reason = o.reason();
+  return out;
+}
+
+// The salt of one sealed event, kept apart from the entry (storage's match_seal_salts).
+struct SealSalt {
+  std::uint32_t event_index = 0;
+  Bytes32 salt{};
+};
+
+class AnyMatch {
+ public:
+  virtual ~AnyMatch() = default;
+
+  virtual std::string ruleset() const = 0;
+  virtual const std::string& id() const = 0;
+  virtual const std::string& rules_version() const = 0;
+  virtual const v1::ScenarioFile& scenario() const = 0;
+  virtual Bytes32 dice_commitment() const = 0;
+  virtual const match::DiceInputs& secrets() const = 0;  // for storage only
+
+  virtual std::optional<RuleError> seat(Side side, std::string entropy) = 0;
+  virtual bool seated(Side side) const = 0;
+  // The command, checked by the rules; on success the index of its log entry.
+  virtual Checked<std::size_t> submit(Side side, const v1::GameCommand& command,
+                                      const Bytes32& command_salt) = 0;
+  virtual std::optional<RuleError> end(match::EndReason reason, Side side, Outcome outcome) = 0;
+  virtual void force_rolls(std::vector<int> faces) = 0;
+
+  virtual rules::Acting acting() const = 0;
+  virtual std::optional<Outcome> outcome() const = 0;
+  virtual std::size_t entry_count() const = 0;
+  virtual std::uint64_t event_count() const = 0;
+
+  // What viewer v may see: events numbered `from` or later, and the whole picture now.
+  virtual std::vector<v1::ViewEvent> events_for(Viewer v, std::uint64_t from) const = 0;
+  virtual v1::Snapshot snapshot(Viewer v) const = 0;
+  // What `side` may do now (sent only to that side).
+  virtual v1::GameLegal legal(Side side) const = 0;
+  // Log entry i as stored (no salts) and its salts (stored apart, secret until the end).
+  virtual v1::LogEntry log_entry(std::size_t i) const = 0;
+  virtual std::vector<SealSalt> salts(std::size_t i) const = 0;
+  // Re-decides a stored entry as entry number entry_count() and checks it matches; then
+  // adopts its salts. For start-up recovery and reconnect from storage.
+  virtual std::optional<std::string> replay(const v1::LogEntry& entry,
+                                            const std::vector<SealSalt>& salts) = 0;
+  // The full state hash (published at the end) and a debug check of every invariant.
+  virtual Bytes32 full_state_hash() const = 0;
+  virtual std::optional<std::string> check() const = 0;
+  // The exported record; nullopt before the end.
+  virtual std::optional<v1::MatchRecord> record() const = 0;
+};
+
+struct MatchSetup {
+  std::string match_id;
+  v1::ScenarioFile scenario;
+  std::string rules_version;  // empty: the rule set's current version
+  Bytes32 server_seed{};      // from the OS CSPRNG (the caller's job: common does no I/O)
+};
+
+// A new match for the scenario's rule set, or the rule the scenario breaks.
+Checked<std::unique_ptr<AnyMatch>> make_match(const MatchSetup& setup);
+
+// Replays an exported record from scratch; nothing when honest, else the first bad step.
+std::optional<std::string> verify_record(const v1::MatchRecord& record);
+
+// The rule set a scenario file is for ("optio", "stand"), or "" when it names none.
+std::string ruleset_of(const v1::ScenarioFile& scenario);
+
+}  // namespace castra::wire

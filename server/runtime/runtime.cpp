@@ -1,0 +1,96 @@
+#include "server/runtime/runtime.hpp"
+
+#include <spdlog/spdlog.h>
+
+namespace castra::runtime {
+
+Runtime::Runtime(store::MatchStore& store, const Clock& clock, HostOptions options)
+    : store_(store), clock_(clock), options_(options) {}
+
+rules::Checked<std::shared_ptr<MatchHost>> Runtime::create(const CreateRequest& request) {
+  auto made = wire::make_match(
+      {request.match_id, request.scenario, /*rules_version=*/"", request.server_seed});
+  if (!made) return made.error();
+  std::unique_ptr<wire::AnyMatch> m = std::move(*made);
+
+  store::MatchRow row;
+  row.id = request.match_id;
+  row.ruleset = m->ruleset();
+  row.rules_version = m->rules_version();
+  row.scenario_name = request.scenario_name;
+  row.scenario = request.scenario.SerializeAsString();
+  row.settings = request.settings.SerializeAsString();
+  row.status = "open";
+  row.dice_commitment = std::string(match::as_view(m->dice_commitment()));
+  row.creator = request.creator;
+  row.created_ms = row.updated_ms = clock_.now_ms();
+  store::Secrets secrets;
+  secrets.server_seed = std::string(match::as_view(request.server_seed));
+  if (store::Status st = store_.create_match(row, secrets); !st.ok()) {
+    return rules::refuse("server.storage", "the match could not be stored: " + st.message);
+  }
+  auto host = std::make_shared<MatchHost>(std::move(m), std::move(row), request.settings, store_,
+                                          clock_, options_);
+  std::lock_guard lock(mu_);
+  hosts_[request.match_id] = host;
+  return host;
+}
+
+std::shared_ptr<MatchHost> Runtime::find(const std::string& id) {
+  std::lock_guard lock(mu_);
+  auto it = hosts_.find(id);
+  return it == hosts_.end() ? nullptr : it->second;
+}
+
+std::vector<std::shared_ptr<MatchHost>> Runtime::matches() {
+  std::lock_guard lock(mu_);
+  std::vector<std::shared_ptr<MatchHost>> out;
+  for (auto& [id, host] : hosts_) out.push_back(host);
+  return out;
+}
+
+std::size_t Runtime::recover() {
+  std::size_t loaded = 0;
+  for (const char* status : {"open", "live"}) {
+    for (store::MatchRow row : store_.list_matches(status, 1 << 30)) {
+      const std::string id = row.id;
+      auto fail = [&](const std::string& why) {
+        spdlog::error("event=match_not_recovered match={} reason=\"{}\"", id, why);
+        row.status = "closed";
+        store_.update_match(row);
+      };
+      auto secrets = store_.secrets(id);
+      v1::ScenarioFile scenario;
+      v1::MatchSettings settings;
+      if (!secrets || secrets->server_seed.size() != 32 || !scenario.ParseFromString(row.scenario) ||
+          !settings.ParseFromString(row.settings)) {
+        fail("its stored scenario, settings or secrets are unreadable");
+        continue;
+      }
+      match::Bytes32 seed{};
+      std::copy(secrets->server_seed.begin(), secrets->server_seed.end(), seed.begin());
+      auto made = wire::make_match({id, scenario, row.rules_version, seed});
+      if (!made) {
+        fail("its scenario is refused: " + made.error().message);
+        continue;
+      }
+      auto host = std::make_shared<MatchHost>(std::move(*made), row, settings, store_, clock_,
+                                              options_);
+      if (auto err = host->restore(*secrets, store_.log_from(id, 0), store_.latest_snapshot(id))) {
+        fail("its log does not replay: " + *err);
+        continue;
+      }
+      std::lock_guard lock(mu_);
+      hosts_[id] = std::move(host);
+      ++loaded;
+    }
+  }
+  spdlog::info("event=recovered matches={}", loaded);
+  return loaded;
+}
+
+void Runtime::tick() {
+  for (auto& host : matches()) host->tick();
+}
+
+}  // namespace castra::runtime

@@ -1,0 +1,172 @@
+// Random commands for property tests and script generation: one drawn from the legal list,
+// or one built blindly (often illegal) from the state's shape.
+#pragma once
+
+#include <random>
+#include <vector>
+
+#include "common/rules/optio/game.hpp"
+
+namespace castra::rules::optio::testing {
+
+class RandomPlayer {
+ public:
+  explicit RandomPlayer(std::uint64_t seed) : gen_(seed) {}
+
+  int pick(int n) { return std::uniform_int_distribution<int>(0, n - 1)(gen_); }
+  bool chance(double p) { return std::bernoulli_distribution(p)(gen_); }
+
+  // Every listed command, grouped by kind; the caller picks a group, then one within it.
+  std::vector<std::vector<Command>> listed_commands(const State& s, const Legal& l) {
+    std::vector<std::vector<Command>> groups(8);
+    for (const UnitLegal& u : l.units) {
+      for (const AdvanceOption& a : u.advances)
+        groups[0].push_back(cmd::Advance{u.unit, a.steps});
+      for (int f : u.rotations)
+        groups[1].push_back(cmd::Rotate{u.unit, f});
+      if (u.change_formation) groups[1].push_back(cmd::ChangeFormation{u.unit});
+      for (int t : u.shoot_targets)
+        groups[2].push_back(cmd::Shoot{u.unit, t});
+      if (!u.placements.empty()) {
+        const Square q =
+            u.placements[static_cast<std::size_t>(pick(static_cast<int>(u.placements.size())))];
+        const int f = u.facings[static_cast<std::size_t>(pick(static_cast<int>(u.facings.size())))];
+        const Formation fm =
+            u.formations[static_cast<std::size_t>(pick(static_cast<int>(u.formations.size())))];
+        groups[3].push_back(cmd::Deploy{u.unit, q, f, fm});
+      }
+    }
+    for (const LeaderLegal& x : l.leaders) {
+      for (int u : x.move_to)
+        groups[4].push_back(cmd::MoveLeader{x.leader, u});
+      for (int u : x.place_on)
+        groups[4].push_back(cmd::PlaceLeader{x.leader, u});
+      if (x.abandon) groups[5].push_back(cmd::AbandonOrders{x.leader});
+    }
+    if (l.end_phase) groups[6].push_back(cmd::EndPhase{});
+    if (l.end_deployment) groups[6].push_back(cmd::EndDeployment{});
+    if (l.orders.submit) groups[7].push_back(random_card(s, l.orders, false));
+    std::vector<std::vector<Command>> out;
+    for (auto& g : groups) {
+      if (!g.empty()) out.push_back(std::move(g));
+    }
+    return out;
+  }
+
+  // A command from the list, or nothing when the list is empty.
+  std::optional<Command> from_list(const State& s, const Legal& l) {
+    auto groups = listed_commands(s, l);
+    if (groups.empty()) return std::nullopt;
+    auto& g = groups[static_cast<std::size_t>(pick(static_cast<int>(groups.size())))];
+    return g[static_cast<std::size_t>(pick(static_cast<int>(g.size())))];
+  }
+
+  // A well-formed card (or, when `sloppy`, one that may break any rule of its shape).
+  cmd::SubmitOrders random_card(const State& s, const OrdersLegal& o, bool sloppy) {
+    cmd::SubmitOrders c;
+    for (const OrdersPath& start : o.starts) {
+      if (sloppy && chance(0.1)) continue;
+      OrdersPath p{start.leader, {start.squares.front()}};
+      const int len = pick(8);
+      for (int i = 0; i < len; ++i) {
+        Square next = p.squares.back();
+        do {
+          next = {p.squares.back().col + pick(3) - 1, p.squares.back().row + pick(3) - 1};
+        } while (next == p.squares.back());
+        if (!s.on_board(next) && !(sloppy && chance(0.3))) continue;
+        p.squares.push_back(next);
+      }
+      if (sloppy && chance(0.1))
+        p.squares.push_back({p.squares.back().col + 2, p.squares.back().row});
+      if (sloppy && chance(0.05)) p.squares.front().col += 1;
+      c.paths.push_back(std::move(p));
+    }
+    if (sloppy && chance(0.1)) {
+      const Leader& l =
+          s.leaders[static_cast<std::size_t>(pick(static_cast<int>(s.leaders.size())))];
+      c.paths.push_back(
+          {l.id, {l.unit != 0 && s.unit(l.unit) ? s.unit(l.unit)->pos : Square{1, 1}}});
+    }
+    return c;
+  }
+
+  // A command built without the list: any kind, mostly real ids, squares near the unit.
+  Command blind(const State& s, Side side) {
+    const int uid = random_unit_id(s);
+    const Unit* u = s.unit(uid);
+    const Square at =
+        u != nullptr && u->placed ? u->pos : Square{1 + pick(s.cols), 1 + pick(s.rows)};
+    const int facing = u != nullptr ? u->facing : pick(4);
+    const int lid = random_leader_id(s);
+    switch (pick(11)) {
+      case 0:
+        return cmd::Deploy{uid, near(at, 2), pick(5),
+                           chance(0.5) ? Formation::kLine : Formation::kColumn};
+      case 1:
+        return cmd::PlaceLeader{lid, random_unit_id(s)};
+      case 2:
+        return cmd::EndDeployment{};
+      case 3: {
+        OrdersLegal o;
+        o.cols = s.cols;
+        o.rows = s.rows;
+        for (const Leader& l : s.leaders) {
+          if (l.side == side && !l.general && l.active() && l.unit != 0) {
+            o.starts.push_back({l.id, {s.unit(l.unit)->pos}});
+          }
+        }
+        return random_card(s, o, true);
+      }
+      case 4: {
+        cmd::Advance a{uid, {}};
+        const int n = 1 + pick(4);
+        Square from = at;
+        int f = facing;
+        for (int i = 0; i < n; ++i) {
+          if (chance(0.3)) f = turn(f, pick(3) - 1);
+          if (chance(0.03)) f = 4 + pick(2);
+          Square to;
+          if (chance(0.85)) {
+            const auto d = diagonally_ahead(from, f % 4);
+            const Square opts[3] = {d[0], ahead(from, f % 4), d[1]};
+            to = opts[pick(3)];
+          } else {
+            to = near(from, 1);
+          }
+          a.steps.push_back({to, f});
+          from = to;
+        }
+        return a;
+      }
+      case 5:
+        return cmd::Rotate{uid, chance(0.9) ? turn(facing, pick(4)) : 4};
+      case 6:
+        return cmd::ChangeFormation{uid};
+      case 7:
+        return cmd::Shoot{uid, random_unit_id(s)};
+      case 8:
+        return cmd::MoveLeader{lid, random_unit_id(s)};
+      case 9:
+        return cmd::AbandonOrders{lid};
+      default:
+        return cmd::EndPhase{};
+    }
+  }
+
+ private:
+  int random_unit_id(const State& s) {
+    if (chance(0.05)) return pick(300);
+    return s.units[static_cast<std::size_t>(pick(static_cast<int>(s.units.size())))].id;
+  }
+  int random_leader_id(const State& s) {
+    if (chance(0.05)) return pick(300);
+    return s.leaders[static_cast<std::size_t>(pick(static_cast<int>(s.leaders.size())))].id;
+  }
+  Square near(Square at, int r) {
+    return {at.col + pick(2 * r + 1) - r, at.row + pick(2 * r + 1) - r};
+  }
+
+  std::mt19937_64 gen_;
+};
+
+}  // namespace castra::rules::optio::testing
