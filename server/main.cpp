@@ -14,11 +14,12 @@
 #include "server/accounts/passwords.hpp"
 #include "server/admin/admin_client.hpp"
 #include "server/app/server_app.hpp"
-#include "server/lobby/interim_match_store.hpp"
+#include "server/app/sql_access.hpp"
 #include "server/lobby/scenarios.hpp"
 #include "server/net/network.hpp"
+#include "server/store/backup.hpp"
 #include "server/store/database.hpp"
-#include "server/store/migrations.hpp"
+#include "server/store/sqlite_match_store.hpp"
 
 namespace {
 
@@ -28,6 +29,7 @@ struct Flags {
   std::string durability = "full";
   std::string log_level = "info";
   std::string port_file;
+  std::string backup_file;
   std::string scenarios_dir;
   std::string admin_socket;  // default: <data-dir>/admin.sock
   bool no_admin_socket = false;
@@ -63,6 +65,9 @@ void add_server_flags(CLI::App& app, Flags& flags) {
       ->capture_default_str();
   app.add_option("--port-file", flags.port_file,
                  "Write the bound port to this file once listening (for tests and scripts)");
+  app.add_option("--backup", flags.backup_file,
+                 "Copy the database to FILE (consistent, even while a server runs on it), then "
+                 "exit; restoring is copying the file back (docs/operations.md)");
 
   // Limits (docs/protocol.md, "Limits").
   app.add_option("--max-frame-bytes", net.max_frame_bytes, "Largest WebSocket message")
@@ -179,42 +184,61 @@ int main(int argc, char** argv) {
   if (flags.scenarios_dir.empty()) flags.scenarios_dir = default_scenarios_dir();
   flags.app.server_name = "castra-server/" CASTRA_VERSION;
 
+  const std::string db_path = (std::filesystem::path(flags.data_dir) / "castra.db").string();
+  if (!flags.backup_file.empty()) {
+    // A separate process with its own read-only connection: the server keeps running.
+    castra::store::BackupResult result;
+    const castra::store::Status s =
+        castra::store::backup_database(db_path, flags.backup_file, &result);
+    if (!s.ok()) {
+      spdlog::error("event=backup_failed source={} destination={} error=\"{}\"", db_path,
+                    flags.backup_file, s.message);
+      return 2;
+    }
+    spdlog::info("event=backup_done source={} destination={} pages={} bytes={}", db_path,
+                 flags.backup_file, result.pages, result.bytes);
+    return 0;
+  }
+
   std::error_code fs_error;
   std::filesystem::create_directories(flags.data_dir, fs_error);
   if (fs_error) {
     spdlog::error("event=data_dir_failed dir={} error=\"{}\"", flags.data_dir, fs_error.message());
     return 2;
   }
-  castra::store::OpenOptions open;
-  open.path = (std::filesystem::path(flags.data_dir) / "castra.db").string();
-  open.durability = flags.durability == "normal" ? castra::store::Durability::kNormal
-                                                 : castra::store::Durability::kFull;
-  castra::store::Status status;
-  auto db = castra::store::open_database(open, &status);
-  if (!db) {
-    spdlog::error("event=database_failed error=\"{}\"", status.message);
+  castra::store::StoreOptions store_options;
+  store_options.database.path = db_path;
+  store_options.database.durability = flags.durability == "normal"
+                                          ? castra::store::Durability::kNormal
+                                          : castra::store::Durability::kFull;
+  std::unique_ptr<castra::store::SqliteMatchStore> store;
+  if (const castra::store::Status s = castra::store::SqliteMatchStore::open(store_options, &store);
+      !s.ok()) {
+    spdlog::error("event=database_failed error=\"{}\"", s.message);
     return 2;
   }
-  spdlog::info("event=database_ready path={} schema_version={} durability={}", open.path,
-               castra::store::schema_version(*db), flags.durability);
-  auto service_db = castra::store::open_database(open, &status);
-  if (!service_db) {
-    spdlog::error("event=database_failed error=\"{}\"", status.message);
-    return 2;
-  }
+  spdlog::info("event=database_ready path={} schema_version={} durability={}", db_path,
+               store->schema_version(), flags.durability);
 
-  castra::lobby::InterimMatchStore matches(std::move(*db));
   if (!flags.no_admin_socket) flags.app.net.admin_socket = admin_socket_path(flags);
-  castra::server::ServerApp application(flags.app, matches, std::move(*service_db),
-                                        castra::lobby::Scenarios::load(flags.scenarios_dir),
-                                        nullptr);
-
-  return castra::net::run_network(flags.app.net, application, [&](std::uint16_t port) {
-    spdlog::info("event=listening address={} port={}", flags.app.net.address, port);
-    if (!flags.port_file.empty()) {
-      const std::string tmp = flags.port_file + ".tmp";
-      std::ofstream(tmp) << port << "\n";
-      std::filesystem::rename(tmp, flags.port_file, fs_error);
-    }
-  });
+  castra::server::StoreSqlAccess sql(*store);
+  int code = 0;
+  {
+    castra::server::ServerApp application(
+        flags.app, *store, sql, castra::lobby::Scenarios::load(flags.scenarios_dir), nullptr);
+    code = castra::net::run_network(flags.app.net, application, [&](std::uint16_t port) {
+      spdlog::info("event=listening address={} port={}", flags.app.net.address, port);
+      if (!flags.port_file.empty()) {
+        const std::string tmp = flags.port_file + ".tmp";
+        std::ofstream(tmp) << port << "\n";
+        std::filesystem::rename(tmp, flags.port_file, fs_error);
+      }
+    });
+  }
+  // Every write already queued is committed before the process ends (SIGTERM included).
+  if (const castra::store::Status s = store->flush(); !s.ok()) {
+    spdlog::error("event=store_flush_failed error=\"{}\"", s.message);
+  }
+  store.reset();
+  return code;
 }

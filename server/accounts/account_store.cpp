@@ -1,37 +1,54 @@
 #include "server/accounts/account_store.hpp"
 
-#include <sqlite3.h>
-
 #include "server/accounts/passwords.hpp"
 
 namespace castra::accounts {
 
 namespace {
+
 constexpr const char* kAccountColumns =
     "SELECT id, name, password_hash, created_ms, failed_logins, locked_until_ms, banned, "
     "ban_reason FROM accounts WHERE ";
+
+// Runs one statement that returns no rows.
+store::Status run(store::Db& db, const char* sql,
+                  const std::function<void(store::Statement&)>& bind) {
+  store::Status s;
+  store::Statement q = db.prepare(sql, &s);
+  if (!s.ok()) return s;
+  bind(q);
+  return q.run();
+}
+
 }  // namespace
 
 std::optional<Account> AccountStore::find_where(const char* where, std::int64_t id,
                                                 const std::string& key, store::Status* status) {
-  store::Statement q = db_.prepare(std::string(kAccountColumns) + where, status);
-  if (!status->ok()) return std::nullopt;
-  if (key.empty()) {
-    q.bind(1, id);
-  } else {
-    q.bind(1, key);
-  }
-  if (!q.step(status)) return std::nullopt;
-  Account a;
-  a.id = q.column_int(0);
-  a.name = q.column_text(1);
-  a.password_hash = q.column_text(2);
-  a.created_ms = q.column_int(3);
-  a.failed_logins = static_cast<int>(q.column_int(4));
-  a.locked_until_ms = q.column_int(5);
-  a.banned = q.column_int(6) != 0;
-  a.ban_reason = q.column_text(7);
-  return a;
+  std::optional<Account> out;
+  *status = sql_.read([&](store::Db& db) {
+    store::Status s;
+    store::Statement q = db.prepare(std::string(kAccountColumns) + where, &s);
+    if (!s.ok()) return s;
+    if (key.empty()) {
+      q.bind(1, id);
+    } else {
+      q.bind(1, key);
+    }
+    if (!q.step(&s)) return s;
+    Account a;
+    a.id = q.column_int(0);
+    a.name = q.column_text(1);
+    a.password_hash = q.column_text(2);
+    a.created_ms = q.column_int(3);
+    a.failed_logins = static_cast<int>(q.column_int(4));
+    a.locked_until_ms = q.column_int(5);
+    a.banned = q.column_int(6) != 0;
+    a.ban_reason = q.column_text(7);
+    out = std::move(a);
+    q.reset();
+    return store::Status::success();
+  });
+  return out;
 }
 
 std::optional<Account> AccountStore::find_by_name(const std::string& name, store::Status* status) {
@@ -45,116 +62,125 @@ std::optional<Account> AccountStore::find_by_id(std::int64_t id, store::Status* 
 std::optional<std::int64_t> AccountStore::insert(const std::string& name,
                                                  const std::string& password_hash,
                                                  std::int64_t now_ms, store::Status* status) {
-  store::Statement q = db_.prepare(
-      "INSERT INTO accounts(name, name_key, password_hash, created_ms) VALUES (?, ?, ?, ?)",
-      status);
-  if (!status->ok()) return std::nullopt;
-  q.bind(1, name).bind(2, name_key(name)).bind(3, password_hash).bind(4, now_ms);
-  *status = q.run();
-  if ((status->code & 0xff) == SQLITE_CONSTRAINT) {
-    *status = store::Status::success();
-    return std::nullopt;
-  }
-  if (!status->ok()) return std::nullopt;
-  return db_.last_insert_rowid();
+  std::optional<std::int64_t> id;
+  *status = sql_.write([&](store::Db& db) {
+    // DO NOTHING rather than a failing statement: a taken name is an answer, not an error.
+    store::Status s = run(db,
+                          "INSERT INTO accounts(name, name_key, password_hash, created_ms) "
+                          "VALUES (?, ?, ?, ?) ON CONFLICT(name_key) DO NOTHING",
+                          [&](store::Statement& q) {
+                            q.bind(1, name).bind(2, name_key(name)).bind(3, password_hash);
+                            q.bind(4, now_ms);
+                          });
+    if (s.ok() && db.changes() == 1) id = db.last_insert_rowid();
+    return s;
+  });
+  return id;
 }
 
 std::optional<Account> AccountStore::record_failure(std::int64_t id, int max_failures,
                                                     std::int64_t lock_ms, std::int64_t now_ms,
                                                     store::Status* status) {
-  store::Statement q = db_.prepare(
-      "UPDATE accounts SET "
-      " locked_until_ms = CASE WHEN failed_logins + 1 >= ?1 THEN ?2 ELSE locked_until_ms END,"
-      " failed_logins = CASE WHEN failed_logins + 1 >= ?1 THEN 0 ELSE failed_logins + 1 END "
-      "WHERE id = ?3",
-      status);
-  if (!status->ok()) return std::nullopt;
-  q.bind(1, static_cast<std::int64_t>(max_failures)).bind(2, now_ms + lock_ms).bind(3, id);
-  *status = q.run();
+  *status = sql_.write([&](store::Db& db) {
+    return run(db,
+               "UPDATE accounts SET "
+               " locked_until_ms = CASE WHEN failed_logins + 1 >= ?1 THEN ?2 "
+               "                   ELSE locked_until_ms END,"
+               " failed_logins = CASE WHEN failed_logins + 1 >= ?1 THEN 0 "
+               "                 ELSE failed_logins + 1 END "
+               "WHERE id = ?3",
+               [&](store::Statement& q) {
+                 q.bind(1, static_cast<std::int64_t>(max_failures)).bind(2, now_ms + lock_ms);
+                 q.bind(3, id);
+               });
+  });
   if (!status->ok()) return std::nullopt;
   return find_by_id(id, status);
 }
 
 store::Status AccountStore::reset_failures(std::int64_t id) {
-  store::Status s;
-  store::Statement q =
-      db_.prepare("UPDATE accounts SET failed_logins = 0 WHERE id = ? AND failed_logins <> 0", &s);
-  if (!s.ok()) return s;
-  return q.bind(1, id).run();
+  return sql_.write([&](store::Db& db) {
+    return run(db, "UPDATE accounts SET failed_logins = 0 WHERE id = ? AND failed_logins <> 0",
+               [&](store::Statement& q) { q.bind(1, id); });
+  });
 }
 
 store::Status AccountStore::set_password(std::int64_t id, const std::string& password_hash) {
-  store::Status s;
-  store::Statement q = db_.prepare("UPDATE accounts SET password_hash = ? WHERE id = ?", &s);
-  if (!s.ok()) return s;
-  return q.bind(1, password_hash).bind(2, id).run();
+  return sql_.write([&](store::Db& db) {
+    return run(db, "UPDATE accounts SET password_hash = ? WHERE id = ?",
+               [&](store::Statement& q) { q.bind(1, password_hash).bind(2, id); });
+  });
 }
 
 store::Status AccountStore::set_banned(std::int64_t id, bool banned, const std::string& reason) {
-  store::Status s;
-  store::Statement q =
-      db_.prepare("UPDATE accounts SET banned = ?, ban_reason = ? WHERE id = ?", &s);
-  if (!s.ok()) return s;
-  return q.bind(1, static_cast<std::int64_t>(banned ? 1 : 0)).bind(2, reason).bind(3, id).run();
+  return sql_.write([&](store::Db& db) {
+    return run(db, "UPDATE accounts SET banned = ?, ban_reason = ? WHERE id = ?",
+               [&](store::Statement& q) {
+                 q.bind(1, static_cast<std::int64_t>(banned ? 1 : 0)).bind(2, reason).bind(3, id);
+               });
+  });
 }
 
 store::Status AccountStore::create_session(const SessionRow& row) {
-  store::Status s;
-  store::Statement q = db_.prepare(
-      "INSERT INTO sessions(token_hash, account_id, created_ms, expires_ms, last_used_ms) "
-      "VALUES (?, ?, ?, ?, ?)",
-      &s);
-  if (!s.ok()) return s;
-  return q.bind_blob(1, row.token_hash)
-      .bind(2, row.account_id)
-      .bind(3, row.created_ms)
-      .bind(4, row.expires_ms)
-      .bind(5, row.created_ms)
-      .run();
+  return sql_.write([&](store::Db& db) {
+    return run(db,
+               "INSERT INTO sessions(token_hash, account_id, created_ms, expires_ms, "
+               "last_used_ms) VALUES (?, ?, ?, ?, ?)",
+               [&](store::Statement& q) {
+                 q.bind_blob(1, row.token_hash).bind(2, row.account_id).bind(3, row.created_ms);
+                 q.bind(4, row.expires_ms).bind(5, row.created_ms);
+               });
+  });
 }
 
 std::optional<SessionRow> AccountStore::find_session(const std::string& token_hash,
                                                      store::Status* status) {
-  store::Statement q = db_.prepare(
-      "SELECT account_id, created_ms, expires_ms FROM sessions WHERE token_hash = ?", status);
-  if (!status->ok()) return std::nullopt;
-  q.bind_blob(1, token_hash);
-  if (!q.step(status)) return std::nullopt;
-  SessionRow row;
-  row.token_hash = token_hash;
-  row.account_id = q.column_int(0);
-  row.created_ms = q.column_int(1);
-  row.expires_ms = q.column_int(2);
-  return row;
+  std::optional<SessionRow> out;
+  *status = sql_.read([&](store::Db& db) {
+    store::Status s;
+    store::Statement q = db.prepare(
+        "SELECT account_id, created_ms, expires_ms FROM sessions WHERE token_hash = ?", &s);
+    if (!s.ok()) return s;
+    q.bind_blob(1, token_hash);
+    if (!q.step(&s)) return s;
+    SessionRow row;
+    row.token_hash = token_hash;
+    row.account_id = q.column_int(0);
+    row.created_ms = q.column_int(1);
+    row.expires_ms = q.column_int(2);
+    out = std::move(row);
+    q.reset();
+    return store::Status::success();
+  });
+  return out;
 }
 
 store::Status AccountStore::touch_session(const std::string& token_hash, std::int64_t now_ms) {
-  store::Status s;
-  store::Statement q = db_.prepare("UPDATE sessions SET last_used_ms = ? WHERE token_hash = ?", &s);
-  if (!s.ok()) return s;
-  return q.bind(1, now_ms).bind_blob(2, token_hash).run();
+  return sql_.write([&](store::Db& db) {
+    return run(db, "UPDATE sessions SET last_used_ms = ? WHERE token_hash = ?",
+               [&](store::Statement& q) { q.bind(1, now_ms).bind_blob(2, token_hash); });
+  });
 }
 
 store::Status AccountStore::delete_session(const std::string& token_hash) {
-  store::Status s;
-  store::Statement q = db_.prepare("DELETE FROM sessions WHERE token_hash = ?", &s);
-  if (!s.ok()) return s;
-  return q.bind_blob(1, token_hash).run();
+  return sql_.write([&](store::Db& db) {
+    return run(db, "DELETE FROM sessions WHERE token_hash = ?",
+               [&](store::Statement& q) { q.bind_blob(1, token_hash); });
+  });
 }
 
 store::Status AccountStore::delete_sessions_of(std::int64_t account_id, const std::string& keep) {
-  store::Status s;
-  store::Statement q =
-      db_.prepare("DELETE FROM sessions WHERE account_id = ? AND token_hash <> ?", &s);
-  if (!s.ok()) return s;
-  return q.bind(1, account_id).bind_blob(2, keep).run();
+  return sql_.write([&](store::Db& db) {
+    return run(db, "DELETE FROM sessions WHERE account_id = ? AND token_hash <> ?",
+               [&](store::Statement& q) { q.bind(1, account_id).bind_blob(2, keep); });
+  });
 }
 
 store::Status AccountStore::delete_expired_sessions(std::int64_t now_ms) {
-  store::Status s;
-  store::Statement q = db_.prepare("DELETE FROM sessions WHERE expires_ms <= ?", &s);
-  if (!s.ok()) return s;
-  return q.bind(1, now_ms).run();
+  return sql_.write([&](store::Db& db) {
+    return run(db, "DELETE FROM sessions WHERE expires_ms <= ?",
+               [&](store::Statement& q) { q.bind(1, now_ms); });
+  });
 }
 
 }  // namespace castra::accounts

@@ -1,6 +1,7 @@
-// AccountStore: the accounts and sessions tables (migrations/0004_accounts.sql) over one
-// SQLite connection. Synchronous; used only by the service thread, which owns the connection.
-// Times are unix milliseconds passed in; nothing here hashes a password.
+// AccountStore: the accounts and sessions tables (migrations/0004_accounts.sql), written
+// through the store's one writer and read on its read connection (server/app/sql_access.hpp).
+// Synchronous; used by the service thread. Times are unix milliseconds passed in; nothing
+// here hashes a password.
 #pragma once
 
 #include <cstdint>
@@ -8,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "server/app/sql_access.hpp"
 #include "server/store/sqlite.hpp"
 
 namespace castra::accounts {
@@ -32,7 +34,7 @@ struct SessionRow {
 
 class AccountStore {
  public:
-  explicit AccountStore(store::Db& db) : db_(db) {}
+  explicit AccountStore(server::SqlAccess& sql) : sql_(sql) {}
 
   std::optional<Account> find_by_name(const std::string& name, store::Status* status);
   std::optional<Account> find_by_id(std::int64_t id, store::Status* status);
@@ -58,7 +60,7 @@ class AccountStore {
  private:
   std::optional<Account> find_where(const char* where, std::int64_t id, const std::string& key,
                                     store::Status* status);
-  store::Db& db_;
+  server::SqlAccess& sql_;
 };
 
 }  // namespace castra::accounts

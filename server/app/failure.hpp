@@ -49,7 +49,6 @@ enum class ErrorCode : int {
   kTooManyMatches = 49,
   kEntropyAlreadyGiven = 50,
   kNotYourTurn = 60,
-  kRuleViolation = 61,
   kMatchNotLive = 62,
   kNoDrawOffer = 63,
   kClaimTooEarly = 64,

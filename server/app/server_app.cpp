@@ -23,14 +23,14 @@ std::vector<std::string> error_names() {
 
 }  // namespace
 
-ServerApp::ServerApp(AppOptions options, store::MatchStore& matches, store::Db service_db,
+ServerApp::ServerApp(AppOptions options, store::MatchStore& matches, SqlAccess& sql,
                      lobby::Scenarios scenarios, lobby::MatchRuntime* runtime)
     : options_(std::move(options)),
       matches_(matches),
       metrics_(dispatch::metric_kinds(), error_names()),
-      service_db_(std::move(service_db)),
-      account_store_(service_db_),
-      chat_store_(service_db_),
+      sql_(sql),
+      account_store_(sql_),
+      chat_store_(sql_),
       scenarios_(std::move(scenarios)),
       own_runtime_(runtime ? nullptr : std::make_unique<lobby::LobbyOnlyRuntime>(matches)),
       runtime_(runtime ? *runtime : *own_runtime_) {
@@ -41,7 +41,7 @@ ServerApp::ServerApp(AppOptions options, store::MatchStore& matches, store::Db s
   auto to_service = [q = service_.get()](std::function<void()> task) { q->post(std::move(task)); };
   accounts_ = std::make_unique<accounts::Accounts>(account_store_, *hash_pool_, to_service,
                                                    options_.accounts, &metrics_);
-  lobby_ = std::make_unique<lobby::Lobby>(matches_, scenarios_, chat_store_, runtime_, service_db_,
+  lobby_ = std::make_unique<lobby::Lobby>(matches_, scenarios_, chat_store_, runtime_, sql_,
                                           to_service, options_.lobby, &metrics_);
   handlers_ = std::make_unique<dispatch::Handlers>(dispatch::Services{
       clients_, *accounts_, *lobby_, scenarios_, metrics_, options_.net, options_.server_name});
@@ -87,6 +87,10 @@ void ServerApp::on_message(const std::shared_ptr<net::Connection>& connection, s
   auto request = std::make_shared<v1::ClientEnvelope>();
   if (!request->ParseFromString(frame)) {
     return refuse(connection, 0, fail(ErrorCode::kMalformed, "not a castra.v1.ClientEnvelope"));
+  }
+  if (stopping_) {
+    return refuse(connection, request->request_id(),
+                  fail(ErrorCode::kShuttingDown, "the server is stopping; reconnect later"));
   }
   const bool queued = service_->try_post([this, id = connection->id(), request, received] {
     dispatcher_->dispatch(id, *request, received);
@@ -143,10 +147,16 @@ net::HttpAnswer ServerApp::on_http(const net::HttpRequest& request) {
   return {};
 }
 
+void ServerApp::on_shutdown_started() {
+  stopping_ = true;
+}
+
 void ServerApp::on_stopped() {
   hash_pool_->stop();
   service_->stop();
-  matches_.flush();
+  if (const store::Status s = matches_.flush(); !s.ok()) {
+    spdlog::error("event=store_flush_failed error=\"{}\"", s.message);
+  }
   spdlog::info("event=application_stopped");
 }
 

@@ -5,6 +5,7 @@
 // the network threads as documented there.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <memory>
 #include <string>
@@ -13,6 +14,7 @@
 #include "server/accounts/accounts.hpp"
 #include "server/admin/admin_commands.hpp"
 #include "server/app/metrics.hpp"
+#include "server/app/sql_access.hpp"
 #include "server/app/task_queue.hpp"
 #include "server/dispatch/clients.hpp"
 #include "server/dispatch/dispatcher.hpp"
@@ -38,9 +40,9 @@ struct AppOptions {
 
 class ServerApp final : public net::Application, public dispatch::MatchLookup {
  public:
-  // `service_db` becomes the service thread's connection (accounts, sessions, chat).
-  // `runtime`: the match runtime; null for the lobby-only stand-in.
-  ServerApp(AppOptions options, store::MatchStore& matches, store::Db service_db,
+  // `sql` reaches the service thread's tables (accounts, sessions, chat). `runtime`: the
+  // match runtime; null for the lobby-only stand-in.
+  ServerApp(AppOptions options, store::MatchStore& matches, SqlAccess& sql,
             lobby::Scenarios scenarios, lobby::MatchRuntime* runtime);
   ~ServerApp() override;
   ServerApp(const ServerApp&) = delete;
@@ -53,6 +55,7 @@ class ServerApp final : public net::Application, public dispatch::MatchLookup {
                     net::Violation violation) override;
   void on_closed(std::uint64_t connection_id) override;
   net::HttpAnswer on_http(const net::HttpRequest& request) override;
+  void on_shutdown_started() override;
   void on_stopped() override;
   void on_admin(std::string line, std::function<void(std::string)> reply) override;
 
@@ -62,9 +65,10 @@ class ServerApp final : public net::Application, public dispatch::MatchLookup {
               const Failure& failure);
 
   AppOptions options_;
+  std::atomic<bool> stopping_{false};
   store::MatchStore& matches_;
   Metrics metrics_;
-  store::Db service_db_;
+  SqlAccess& sql_;
   accounts::AccountStore account_store_;
   lobby::ChatStore chat_store_;
   lobby::Scenarios scenarios_;

@@ -300,13 +300,13 @@ void Handlers::leave_match(Call& call) {
 }
 
 void Handlers::provide_entropy(Call& call) {
-  s_.lobby.provide_entropy(call.client.account_id, call.match->id,
-                           call.request.provide_entropy().entropy(),
-                           [this, reply = call.reply](Result<store::MatchRow> row) {
-                             if (!row) return reply.fail(row.failure());
-                             reply.ok(done_envelope());
-                             push_match_updated(*row, 0);
-                           });
+  s_.lobby.provide_entropy(
+      call.client.account_id, call.match->id, call.request.provide_entropy().entropy(),
+      [this, id = call.client.id, reply = call.reply](Result<store::MatchRow> row) {
+        if (!row) return reply.fail(row.failure());
+        reply.ok(done_envelope());
+        push_match_updated(*row, id);
+      });
 }
 
 void Handlers::subscribe_match(Call& call) {

@@ -1,5 +1,5 @@
-// ChatStore: match chat lines and mutes (migrations/0005_chat.sql) over the service thread's
-// SQLite connection. Synchronous; service thread only.
+// ChatStore: match chat lines and mutes (migrations/0005_chat.sql), written through the
+// store's one writer and read on its read connection. Synchronous; service thread only.
 #pragma once
 
 #include <cstdint>
@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "server/app/sql_access.hpp"
 #include "server/store/sqlite.hpp"
 
 namespace castra::lobby {
@@ -26,7 +27,7 @@ struct ChatLine {
 
 class ChatStore {
  public:
-  explicit ChatStore(store::Db& db) : db_(db) {}
+  explicit ChatStore(server::SqlAccess& sql) : sql_(sql) {}
   // Stores the line and gives it its id.
   store::Status add(ChatLine& line);
   // Lines before `before_id` (0: the newest), oldest first, at most `limit`.
@@ -41,7 +42,7 @@ class ChatStore {
                               store::Status* status);
 
  private:
-  store::Db& db_;
+  server::SqlAccess& sql_;
 };
 
 }  // namespace castra::lobby

@@ -109,13 +109,13 @@ Result<castra::v1::MatchSettings> normalized_settings(castra::v1::MatchSettings 
 }
 
 Lobby::Lobby(store::MatchStore& matches, const Scenarios& scenarios, ChatStore& chat,
-             MatchRuntime& runtime, store::Db& db, Post to_service, LobbyOptions options,
+             MatchRuntime& runtime, server::SqlAccess& sql, Post to_service, LobbyOptions options,
              server::Metrics* metrics)
     : matches_(matches),
       scenarios_(scenarios),
       chat_(chat),
       runtime_(runtime),
-      db_(db),
+      sql_(sql),
       to_service_(std::move(to_service)),
       options_(options),
       metrics_(metrics) {}
@@ -129,7 +129,10 @@ Result<Created> Lobby::create(std::int64_t account, const std::string& scenario_
   auto settings = normalized_settings(std::move(asked));
   if (!settings) return settings.failure();
 
-  const auto own = matches_.matches_of_player(account, 1000);
+  std::vector<store::MatchRow> own;
+  if (auto s = matches_.matches_of_player(account, 1000, &own); !s.ok()) {
+    return storage_failure(s, "matches_of_player");
+  }
   const auto open = std::count_if(own.begin(), own.end(), [&](const store::MatchRow& r) {
     return r.status == kOpen && r.creator && *r.creator == account;
   });
@@ -179,7 +182,10 @@ Result<Created> Lobby::create(std::int64_t account, const std::string& scenario_
 std::vector<store::MatchRow> Lobby::list(const std::string& status, const std::string& ruleset,
                                          int limit) {
   // Private matches are filtered out after the store's limit, so ask for more.
-  auto rows = matches_.list_matches(status, std::min(limit * 4, 400));
+  std::vector<store::MatchRow> rows;
+  if (auto s = matches_.list_matches(status, std::min(limit * 4, 400), &rows); !s.ok()) {
+    storage_failure(s, "list_matches");
+  }
   std::vector<store::MatchRow> out;
   for (auto& r : rows) {
     if (!ruleset.empty() && r.ruleset != ruleset) continue;
@@ -191,7 +197,10 @@ std::vector<store::MatchRow> Lobby::list(const std::string& status, const std::s
 }
 
 std::vector<store::MatchRow> Lobby::mine(std::int64_t account, int limit) {
-  auto rows = matches_.matches_of_player(account, limit);
+  std::vector<store::MatchRow> rows;
+  if (auto s = matches_.matches_of_player(account, limit, &rows); !s.ok()) {
+    storage_failure(s, "matches_of_player");
+  }
   auto my_move = [account](const store::MatchRow& r) {
     const auto side = seat_of(r, account);
     return r.status == kLive && side && to_act(r, *side);
@@ -203,7 +212,9 @@ std::vector<store::MatchRow> Lobby::mine(std::int64_t account, int limit) {
 
 std::optional<store::MatchRow> Lobby::find(const std::string& match_id) {
   if (!well_formed_match_id(match_id)) return std::nullopt;
-  return matches_.find_match(match_id);
+  std::optional<store::MatchRow> row;
+  if (auto s = matches_.find_match(match_id, &row); !s.ok()) storage_failure(s, "find_match");
+  return row;
 }
 
 castra::v1::MatchSettings Lobby::settings_of(const store::MatchRow& row) const {
@@ -218,8 +229,8 @@ bool Lobby::invitation_ok(const store::MatchRow& row, const std::string& code) c
 }
 
 bool Lobby::entropy_given(const store::MatchRow& row, int side) {
-  const auto secrets = matches_.secrets(row.id);
-  if (!secrets) return false;
+  std::optional<store::Secrets> secrets;
+  if (auto s = matches_.secrets(row.id, &secrets); !s.ok() || !secrets) return false;
   const auto& e = side == 0 ? secrets->entropy_a : secrets->entropy_b;
   return e.has_value() && !e->empty();
 }
@@ -260,8 +271,10 @@ void Lobby::provide_entropy(std::int64_t account, const std::string& match_id,
 
 void Lobby::seat_and_store(store::MatchRow next, int side, const std::string& entropy,
                            RowDone done) {
-  auto secrets = matches_.secrets(next.id);
-  if (!secrets) return done(storage_failure({1, "no secrets row"}, "secrets"));
+  std::optional<store::Secrets> secrets;
+  if (auto s = matches_.secrets(next.id, &secrets); !s.ok() || !secrets) {
+    return done(storage_failure(s.ok() ? store::Status{1, "no secrets row"} : s, "secrets"));
+  }
   (side == 0 ? secrets->entropy_a : secrets->entropy_b) = entropy;
   store::AppendRequest request;
   request.match_id = next.id;
@@ -386,19 +399,22 @@ bool Lobby::muted(const std::string& match_id, std::int64_t player, const std::s
 
 void Lobby::refresh_counts() {
   if (metrics_ == nullptr) return;
-  store::Status s;
-  store::Statement q = db_.prepare("SELECT status, count(*) FROM matches GROUP BY status", &s);
-  if (!s.ok()) return;
   std::int64_t open = 0, live = 0, finished = 0, closed = 0;
-  while (q.step(&s)) {
-    const std::string status = q.column_text(0);
-    const std::int64_t n = q.column_int(1);
-    if (status == kOpen) open = n;
-    if (status == kLive) live = n;
-    if (status == kFinished) finished = n;
-    if (status == kClosed) closed = n;
-  }
-  metrics_->set_matches(open, live, finished, closed);
+  const store::Status s = sql_.read([&](store::Db& db) {
+    store::Status st;
+    store::Statement q = db.prepare("SELECT status, count(*) FROM matches GROUP BY status", &st);
+    if (!st.ok()) return st;
+    while (q.step(&st)) {
+      const std::string status = q.column_text(0);
+      const std::int64_t n = q.column_int(1);
+      if (status == kOpen) open = n;
+      if (status == kLive) live = n;
+      if (status == kFinished) finished = n;
+      if (status == kClosed) closed = n;
+    }
+    return st;
+  });
+  if (s.ok()) metrics_->set_matches(open, live, finished, closed);
 }
 
 }  // namespace castra::lobby

@@ -16,6 +16,7 @@
 #include "proto/castra/v1/match.pb.h"
 #include "server/app/failure.hpp"
 #include "server/app/metrics.hpp"
+#include "server/app/sql_access.hpp"
 #include "server/lobby/chat_store.hpp"
 #include "server/lobby/match_runtime.hpp"
 #include "server/lobby/scenarios.hpp"
@@ -51,7 +52,7 @@ bool well_formed_match_id(const std::string& id);
 class Lobby {
  public:
   Lobby(store::MatchStore& matches, const Scenarios& scenarios, ChatStore& chat,
-        MatchRuntime& runtime, store::Db& db, Post to_service, LobbyOptions options,
+        MatchRuntime& runtime, server::SqlAccess& sql, Post to_service, LobbyOptions options,
         server::Metrics* metrics);
 
   using RowDone = std::function<void(server::Result<store::MatchRow>)>;
@@ -62,6 +63,7 @@ class Lobby {
                                     int limit);
   // The account's matches, those where it has to act first, then the newest.
   std::vector<store::MatchRow> mine(std::int64_t account, int limit);
+  // nullopt when there is none (or the store failed: logged).
   std::optional<store::MatchRow> find(const std::string& match_id);
   castra::v1::MatchSettings settings_of(const store::MatchRow& row) const;
   // Whether the player on `side` has given his entropy.
@@ -97,7 +99,7 @@ class Lobby {
   const Scenarios& scenarios_;
   ChatStore& chat_;
   MatchRuntime& runtime_;
-  store::Db& db_;
+  server::SqlAccess& sql_;
   Post to_service_;
   LobbyOptions options_;
   server::Metrics* metrics_;

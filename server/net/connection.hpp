@@ -73,6 +73,8 @@ class Application {
   virtual void on_closed(std::uint64_t connection_id) = 0;
   // HTTP GET requests other than /healthz and the upgrade to /ws (GET /metrics).
   virtual HttpAnswer on_http(const HttpRequest& request) = 0;
+  // SIGTERM arrived: the network stops accepting and closes every session next.
+  virtual void on_shutdown_started() = 0;
   // The network has stopped accepting and closed its sessions (SIGTERM): finish in-flight
   // work now. Frames sent meanwhile are dropped; once this returns the connections are gone,
   // so the application must keep them only as weak_ptr. Called once, on the main thread.

@@ -102,6 +102,7 @@ int run_network(const NetOptions& options, Application& application,
     spdlog::info("event=shutdown signal={} connections={}", signal, state->connections());
     *deadline =
         std::chrono::steady_clock::now() + std::chrono::seconds(options.shutdown_grace_seconds);
+    application.on_shutdown_started();
     listener->stop();
     if (admin) admin->stop();
     state->shut_down_all();

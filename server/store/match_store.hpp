@@ -1,8 +1,9 @@
 // MatchStore: the narrow interface through which the server keeps matches durable
 // (design section 6). Blobs are protobuf bytes the store never parses. One implementation,
 // SQLite (sqlite_match_store.hpp); tests run it on ":memory:" and on real files.
-// Threading: append() may be called from any thread; its callback runs on the store's
-// writer thread after the commit. Every other call is synchronous and thread-safe.
+// Threading: append() may be called from any thread but the store's writer thread; its
+// callback runs on that writer thread after the commit. Every other call is synchronous and
+// thread-safe. I/O errors come back as a Status, "not found" as an empty optional.
 #pragma once
 
 #include <cstdint>
@@ -59,8 +60,10 @@ struct Snapshot {
   std::string state_hash;
 };
 
-// What one command leaves behind, written in one transaction: the log entry (if accepted),
+// What one command leaves behind, written together or not at all: the log entry (if accepted),
 // the reply under the side's client sequence number, and the match row's new columns.
+// A client_seq already recorded for (match, side) fails the whole request: nothing of a
+// command is ever applied twice, even when the caller forgot to ask find_reply() first.
 struct AppendRequest {
   std::string match_id;
   int side = 0;
@@ -76,27 +79,40 @@ class MatchStore {
  public:
   virtual ~MatchStore() = default;
 
+  // create_match and update_match go through the same single writer as append() and return
+  // once committed; never call them from an append callback (they would wait on themselves).
   virtual Status create_match(const MatchRow& row, const Secrets& secrets) = 0;
+  // Writes the columns that change during a match: settings, status, player_a, player_b,
+  // to_act, the deadlines, outcome and updated_ms. Fails when there is no such match.
   virtual Status update_match(const MatchRow& row) = 0;
-  virtual std::optional<MatchRow> find_match(const std::string& id) = 0;
-  // Matches by status, newest first (the lobby's lists).
-  virtual std::vector<MatchRow> list_matches(const std::string& status, int limit) = 0;
-  virtual std::vector<MatchRow> matches_of_player(std::int64_t account, int limit) = 0;
+  virtual Status find_match(const std::string& id, std::optional<MatchRow>* row) = 0;
+  // Matches by status, most recently updated first (the lobby's lists); limit < 0: all.
+  virtual Status list_matches(const std::string& status, int limit,
+                              std::vector<MatchRow>* rows) = 0;
+  // Matches the account created or plays in, most recently updated first; limit < 0: all.
+  virtual Status matches_of_player(std::int64_t account, int limit,
+                                   std::vector<MatchRow>* rows) = 0;
 
   // Queues one command's writes. `done` runs after they are committed (durable under the
   // configured synchronous setting) or failed; never before. Appends that arrive together
-  // share one commit (group commit), but no callback waits for a later one.
+  // share one commit (group commit), but no callback waits for a later one. While the queue
+  // is full, append() blocks: the disk is slower than the commands, and waiting is the
+  // backpressure. A failed append means the caller's in-memory match is ahead of the store:
+  // drop that match and load it again.
   virtual void append(AppendRequest request, std::function<void(Status)> done) = 0;
   // Blocks until everything queued so far is committed (shutdown, tests).
-  virtual void flush() = 0;
+  virtual Status flush() = 0;
 
   // The first answer given to (match, side, client_seq), if any.
-  virtual std::optional<std::string> find_reply(const std::string& match_id, int side,
-                                                std::int64_t client_seq) = 0;
-  // The latest snapshot and every log entry after it (start-up recovery, reconnects).
-  virtual std::optional<Snapshot> latest_snapshot(const std::string& match_id) = 0;
-  virtual std::vector<LogRow> log_from(const std::string& match_id, std::uint32_t entry_index) = 0;
-  virtual std::optional<Secrets> secrets(const std::string& match_id) = 0;
+  virtual Status find_reply(const std::string& match_id, int side, std::int64_t client_seq,
+                            std::optional<std::string>* reply) = 0;
+  // The latest snapshot and every log entry from an index on (start-up recovery, reconnects).
+  virtual Status latest_snapshot(const std::string& match_id,
+                                 std::optional<Snapshot>* snapshot) = 0;
+  virtual Status log_from(const std::string& match_id, std::uint32_t entry_index,
+                          std::vector<LogRow>* rows) = 0;
+  // For play (the dice) and the reveal at the end only: never sent before then.
+  virtual Status secrets(const std::string& match_id, std::optional<Secrets>* secrets) = 0;
 };
 
 }  // namespace castra::store

@@ -14,9 +14,18 @@ Status status_of(sqlite3* db, int code) {
 }  // namespace
 
 std::optional<Db> Db::open(const std::string& path, bool create, Status* status) {
+  DbFlags flags;
+  flags.create = create;
+  return open(path, flags, status);
+}
+
+std::optional<Db> Db::open(const std::string& path, const DbFlags& flags, Status* status) {
   sqlite3* raw = nullptr;
-  const int flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0) | SQLITE_OPEN_NOMUTEX;
-  const int rc = sqlite3_open_v2(path.c_str(), &raw, flags, nullptr);
+  const int mode = flags.read_only
+                       ? SQLITE_OPEN_READONLY
+                       : SQLITE_OPEN_READWRITE | (flags.create ? SQLITE_OPEN_CREATE : 0);
+  const int rc = sqlite3_open_v2(path.c_str(), &raw, mode | SQLITE_OPEN_NOMUTEX,
+                                 flags.vfs.empty() ? nullptr : flags.vfs.c_str());
   if (rc != SQLITE_OK) {
     *status = Status{rc, raw != nullptr ? sqlite3_errmsg(raw) : sqlite3_errstr(rc)};
     sqlite3_close(raw);
@@ -27,16 +36,27 @@ std::optional<Db> Db::open(const std::string& path, bool create, Status* status)
   return Db(raw);
 }
 
-Db::Db(Db&& other) noexcept : db_(std::exchange(other.db_, nullptr)) {}
+Db::Db(sqlite3* db)
+    : db_(db), cache_(std::make_unique<std::unordered_map<std::string, Statement>>()) {}
+Db::Db(Db&& other) noexcept
+    : db_(std::exchange(other.db_, nullptr)), cache_(std::move(other.cache_)) {}
 Db& Db::operator=(Db&& other) noexcept {
   if (this != &other) {
-    sqlite3_close(db_);
+    close();
     db_ = std::exchange(other.db_, nullptr);
+    cache_ = std::move(other.cache_);
   }
   return *this;
 }
 Db::~Db() {
+  close();
+}
+
+// Cached statements are finalized first: sqlite3_close refuses a connection that has any.
+void Db::close() {
+  if (cache_) cache_->clear();
   sqlite3_close(db_);
+  db_ = nullptr;
 }
 
 Status Db::exec(std::string_view sql) {
@@ -55,6 +75,21 @@ Statement Db::prepare(std::string_view sql, Status* status) {
                                     SQLITE_PREPARE_PERSISTENT, &stmt, nullptr);
   *status = status_of(db_, rc);
   return Statement(rc == SQLITE_OK ? stmt : nullptr);
+}
+
+Lease Db::statement(std::string_view sql, Status* status) {
+  auto it = cache_->find(std::string(sql));
+  if (it == cache_->end()) {
+    Statement fresh = prepare(sql, status);
+    if (!status->ok()) return Lease();
+    it = cache_->emplace(std::string(sql), std::move(fresh)).first;
+  }
+  *status = Status::success();
+  return Lease(&it->second);
+}
+
+bool Db::autocommit() const {
+  return sqlite3_get_autocommit(db_) != 0;
 }
 
 std::int64_t Db::last_insert_rowid() const {
@@ -132,6 +167,18 @@ std::string Statement::column_blob(int i) const {
 }
 bool Statement::column_is_null(int i) const {
   return sqlite3_column_type(stmt_, i) == SQLITE_NULL;
+}
+
+Lease::Lease(Lease&& other) noexcept : stmt_(std::exchange(other.stmt_, nullptr)) {}
+Lease& Lease::operator=(Lease&& other) noexcept {
+  if (this != &other) {
+    if (stmt_ != nullptr) stmt_->reset();
+    stmt_ = std::exchange(other.stmt_, nullptr);
+  }
+  return *this;
+}
+Lease::~Lease() {
+  if (stmt_ != nullptr) stmt_->reset();
 }
 
 Transaction::Transaction(Db& db) : db_(db), begun_(db.exec("BEGIN IMMEDIATE")) {}

@@ -6,6 +6,7 @@
 #include <array>
 #include <cstdio>
 #include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
 #include <string>
@@ -79,6 +80,47 @@ TEST(CastraSim, TheOptioTrainingGameRunsToItsResultAndGoldenHash) {
   EXPECT_EQ(routed, (std::set<int>{1, 4, 6, 14, 15}));
   std::string golden;
   std::istringstream(read(kSource + "/tests/data/optio_training.hash")) >> golden;
+  EXPECT_EQ(last_string(r.out, "final_state_hash"), golden);
+}
+
+// The ViewEvents of castra-sim's output.
+std::vector<v1::ViewEvent> events_of(const std::string& out) {
+  std::vector<v1::ViewEvent> events;
+  std::istringstream lines(out);
+  std::string line;
+  const std::string prefix = "{\"event\":";
+  while (std::getline(lines, line)) {
+    if (line.rfind(prefix, 0) != 0) continue;
+    v1::ViewEvent e;
+    EXPECT_TRUE(pbu::JsonStringToMessage(line.substr(prefix.size(), line.size() - prefix.size() - 1), &e).ok());
+    events.push_back(e);
+  }
+  return events;
+}
+
+TEST(CastraSim, TheStandTrainingGameRunsToItsResultAndGoldenHash) {
+  // The dice of tests/rules/stand/scripted_game_test.cpp: a tied roll-off rolled again,
+  // then two d10s for fractions.
+  const SimRun r = run("run --scenario " + kSource + "/scenarios/stand/training.json --commands " +
+                       kSource + "/tests/rules/stand/data/training_game.jsonl --seed " + kSeed +
+                       " --dice 4,4,6,3,2,1");
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_EQ(last_string(r.out, "kind"), "WIN_A");
+  std::map<std::string, int> lost_a;
+  std::map<std::string, int> lost_b;
+  for (const auto& e : events_of(r.out)) {
+    if (!e.event().stand().has_casualties()) continue;
+    const auto& c = e.event().stand().casualties();
+    auto& lost = c.side() == v1::SIDE_A ? lost_a : lost_b;
+    lost["infantry"] += c.lost().infantry();
+    lost["archers"] += c.lost().archers();
+    lost["cavalry"] += c.lost().cavalry();
+    lost["chariots"] += c.lost().chariots();
+  }
+  EXPECT_EQ(lost_a, (std::map<std::string, int>{{"archers", 0}, {"cavalry", 2}, {"chariots", 1}, {"infantry", 0}}));
+  EXPECT_EQ(lost_b, (std::map<std::string, int>{{"archers", 4}, {"cavalry", 0}, {"chariots", 0}, {"infantry", 8}}));
+  std::string golden;
+  std::istringstream(read(kSource + "/tests/data/stand_training.hash")) >> golden;
   EXPECT_EQ(last_string(r.out, "final_state_hash"), golden);
 }
 
@@ -228,6 +270,38 @@ TEST(CastraSimVerify, AnHonestRecordVerifies) {
   const SimRun r = verify(optio_record(), "honest");
   EXPECT_EQ(r.exit_code, 0) << r.out;
   EXPECT_NE(r.out.find("verified"), std::string::npos);
+}
+
+// A STAND! match on fair dice: the roll-off, then side B resigns.
+v1::MatchRecord stand_record() {
+  v1::ScenarioFile scenario;
+  EXPECT_TRUE(pbu::JsonStringToMessage(read(kSource + "/scenarios/stand/training.json"), &scenario).ok());
+  match::Bytes32 seed{};
+  seed.fill(0x33);
+  auto made = wire::make_match({"verify-stand", scenario, "", seed});
+  EXPECT_TRUE(made.ok());
+  auto& m = **made;
+  m.seat(rules::Side::kA, "entropy of A");
+  m.seat(rules::Side::kB, "entropy of B");
+  m.end(match::EndReason::kResigned, rules::Side::kB,
+        rules::Outcome::win(rules::Side::kA, "side B resigned"));
+  return *m.record();
+}
+
+TEST(CastraSimVerify, AnHonestStandRecordVerifies) {
+  const v1::MatchRecord rec = stand_record();
+  ASSERT_GE(rec.entries(0).rolls_size(), 2);  // the roll-off
+  const SimRun r = verify(rec, "honest-stand");
+  EXPECT_EQ(r.exit_code, 0) << r.out;
+}
+
+TEST(CastraSimVerify, AnEditedRollFails) {
+  v1::MatchRecord rec = stand_record();
+  auto* roll = rec.mutable_entries(0)->mutable_rolls(0);
+  roll->set_face(roll->face() % 6 + 1);
+  const SimRun r = verify(rec, "edited-roll");
+  EXPECT_EQ(r.exit_code, 4) << r.out;
+  EXPECT_NE(r.out.find("roll 0 is recorded as"), std::string::npos) << r.out;
 }
 
 TEST(CastraSimVerify, AnEditedCommandFails) {

@@ -40,6 +40,8 @@ bool read_file(const std::string& path, std::string* out) {
 std::string to_json_line(const google::protobuf::Message& m) {
   pbu::JsonPrintOptions options;
   options.preserve_proto_field_names = true;
+  // Enum zero values (SIDE_A, WIN_A) are facts too: always print them.
+  options.always_print_primitive_fields = true;
   std::string out;
   (void)pbu::MessageToJsonString(m, &out, options);
   return out;
@@ -211,6 +213,7 @@ int run(const RunOptions& o) {
     pbu::JsonPrintOptions pretty;
     pretty.add_whitespace = true;
     pretty.preserve_proto_field_names = true;
+    pretty.always_print_primitive_fields = true;
     std::string json;
     (void)pbu::MessageToJsonString(*record, &json, pretty);
     std::ofstream(o.record) << json;

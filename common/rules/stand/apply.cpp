@@ -46,13 +46,13 @@ struct Applier {
   }
   void operator()(const ev::DeploymentEnded& e) {
     add(s.to_deploy[static_cast<std::size_t>(index(e.side))], e.left_out, -1);
-    s.zone = RowSpan{};
   }
   void operator()(const ev::BattleBegan& e) { s.start_strength = e.start_strength; }
   void operator()(const ev::PhaseBegan& e) {
     s.phase = e.phase;
     s.active = e.side;
     s.game_turn = e.game_turn;
+    s.zone = RowSpan{};
     // The move phase frees the mover's figures to move once; nothing else may move.
     for (Tile& t : s.tiles) {
       t.unmoved = e.phase == Phase::kMove && t.held_by(e.side) ? t.figures : Figures{};
@@ -190,6 +190,31 @@ std::optional<std::string> Game::check(const State& s) {
   if (s.tiles.size() != static_cast<std::size_t>(s.width * s.height)) return "tile count";
   if (static_cast<int>(s.phase) > static_cast<int>(Phase::kOver)) return "unknown phase";
   if ((s.phase == Phase::kOver) != s.outcome.has_value()) return "outcome without game end";
+  if (s.turn_limit < 1 || s.turn_limit > kMaxTurnLimit) return "turn limit";
+  if (s.game_turn < 0 || s.game_turn > s.turn_limit) return "game turn";
+  if ((s.phase == Phase::kMove || s.phase == Phase::kFight) && s.game_turn < 1) {
+    return "a move or fight phase before the battle began";
+  }
+  if (s.phase == Phase::kDeploy
+          ? s.zone.first < 0 || s.zone.first > s.zone.last || s.zone.last >= s.height
+          : !(s.zone == RowSpan{})) {
+    return "deployment zone rows " + std::to_string(s.zone.first) + " to " +
+           std::to_string(s.zone.last);
+  }
+  for (int f : s.roll_off) {
+    if (f < 0 || f > static_cast<int>(rs->roll_off_die)) return "roll-off face";
+  }
+  // Bounds first, so the sums below cannot overflow.
+  auto bounded = [](const Figures& f) {
+    for (Troop t : kAllTroops) {
+      if (f[t] < 0 || f[t] > kMaxFiguresPerType) return false;
+    }
+    return true;
+  };
+  for (int i = 0; i < 2; ++i) {
+    const auto k = static_cast<std::size_t>(i);
+    if (!bounded(s.to_deploy[k]) || !bounded(s.losses[k])) return "army tally out of range";
+  }
   for (std::size_t i = 0; i < s.tiles.size(); ++i) {
     const Tile& t = s.tiles[i];
     const Hex h = s.hex_of(i);
@@ -199,9 +224,9 @@ std::optional<std::string> Game::check(const State& s) {
     if (t.crossing != Crossing::kNone && t.terrain != Terrain::kWater) {
       return where(h) + "crossing on dry land";
     }
-    if (t.capacity < 0) return where(h) + "negative capacity";
+    if (t.capacity < 0 || t.capacity > kMaxCapacity) return where(h) + "capacity out of range";
+    if (!bounded(t.figures)) return where(h) + "figures out of range";
     for (Troop k : kAllTroops) {
-      if (t.figures[k] < 0) return where(h) + "negative figures";
       if (t.unmoved[k] < 0 || t.unmoved[k] > t.figures[k]) return where(h) + "unmoved count";
     }
     if (!t.occupied()) {
@@ -232,15 +257,11 @@ std::optional<std::string> Game::check(const State& s) {
   }
   for (int i = 0; i < 2; ++i) {
     const auto k = static_cast<std::size_t>(i);
-    for (Troop t : kAllTroops) {
-      if (s.to_deploy[k][t] < 0) return "negative army list";
-      if (s.losses[k][t] < 0) return "negative losses";
-    }
     if (s.lost_strength[k] != rs->strength_of(s.losses[k])) return "lost strength tally";
     if (s.game_turn > 0 && s.lost_strength[k] > s.start_strength[k]) return "lost more than had";
     if (s.game_turn > 0 && s.start_strength[k] <= 0) return "a side began with no strength";
+    if (s.start_strength[k] < 0 || s.start_strength[k] > kMaxStrength) return "start strength";
   }
-  if (s.game_turn > s.turn_limit) return "past the turn limit";
   return std::nullopt;
 }
 

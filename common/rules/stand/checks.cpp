@@ -1,7 +1,6 @@
 #include "common/rules/stand/checks.hpp"
 
 #include <algorithm>
-#include <deque>
 
 namespace castra::rules::stand {
 namespace {
@@ -119,13 +118,13 @@ std::optional<RuleError> facing_problem(int facing) {
 
 PathTree shortest_paths(const State& s, const Ruleset& rs, Side side, Hex from, TroopMask types,
                         int reach) {
-  PathTree tree{from, std::vector<int>(s.tiles.size(), -1), std::vector<int>(s.tiles.size(), -1)};
+  PathTree tree{
+      from, std::vector<int>(s.tiles.size(), -1), std::vector<int>(s.tiles.size(), -1), {from}};
   auto index_of = [&](Hex h) { return h.row * s.width + h.col; };
   tree.dist[static_cast<std::size_t>(index_of(from))] = 0;
-  std::deque<Hex> queue{from};
-  while (!queue.empty()) {
-    const Hex at = queue.front();
-    queue.pop_front();
+  std::vector<Hex>& queue = tree.reached;
+  for (std::size_t next_in_line = 0; next_in_line < queue.size(); ++next_in_line) {
+    const Hex at = queue[next_in_line];
     const int d = tree.dist[static_cast<std::size_t>(index_of(at))];
     if (d >= reach) continue;
     for (int dir = 0; dir < kDirections; ++dir) {

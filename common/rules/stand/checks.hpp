@@ -49,8 +49,9 @@ std::optional<RuleError> facing_problem(int facing);
 // `from`. Ties are broken by direction order, so the result is deterministic.
 struct PathTree {
   Hex from;
-  std::vector<int> dist;    // by tile index
-  std::vector<int> parent;  // tile index of the previous hex, -1 at `from`
+  std::vector<int> dist;     // by tile index
+  std::vector<int> parent;   // tile index of the previous hex, -1 at `from`
+  std::vector<Hex> reached;  // `from` first, then by distance
 };
 PathTree shortest_paths(const State& s, const Ruleset& rs, Side side, Hex from, TroopMask types,
                         int reach);

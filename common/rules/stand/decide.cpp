@@ -1,5 +1,6 @@
 // Game::decide: a side's command checked against the state, answered with the events it
 // produces (with the automatic steps that follow) or the rule it breaks.
+#include <cstdint>
 #include <string>
 
 #include "common/rules/stand/checks.hpp"
@@ -203,8 +204,8 @@ Outcome turn_limit_outcome(const State& s) {
                             " reached: side A lost " + std::to_string(lost[0]) + " of " +
                             std::to_string(start[0]) + " strength, side B lost " +
                             std::to_string(lost[1]) + " of " + std::to_string(start[1]);
-  const long share_a = static_cast<long>(lost[0]) * start[1];
-  const long share_b = static_cast<long>(lost[1]) * start[0];
+  const std::int64_t share_a = static_cast<std::int64_t>(lost[0]) * start[1];
+  const std::int64_t share_b = static_cast<std::int64_t>(lost[1]) * start[0];
   if (share_a < share_b) return Outcome::win(Side::kA, tally);
   if (share_b < share_a) return Outcome::win(Side::kB, tally);
   return Outcome::draw(tally);

@@ -89,7 +89,7 @@ struct Describer {
     if (e.rear) against += ", from the rear";
     return side_name(e.side) + "'s " + to_string(e.attackers) + " in " + to_string(e.from) +
            " attack " + to_string(e.target) + " (" + against + "): T = " + tenths(e.total) + ", " +
-           std::to_string(e.sure) + " sure casualties";
+           std::to_string(e.sure) + (e.sure == 1 ? " sure casualty" : " sure casualties");
   }
   std::string operator()(const ev::FractionRolled& e) const {
     return "d10 rolled " + std::to_string(e.face) + " for fraction " + tenths(e.fraction) +

@@ -70,11 +70,12 @@ void add_deployment(const State& s, const Ruleset& rs, Side side, Legal& legal) 
 Passage passage(const State& s, const Ruleset& rs, Side side, TroopMask m) {
   Passage p;
   p.types = m;
-  for (std::size_t i = 0; i < s.tiles.size(); ++i) {
-    const Hex h = s.hex_of(i);
-    if (entry_block(s, rs, side, m, h) == Block::kNone) p.hexes.push_back(h);
+  // Column by column, so the list comes out in Hex order.
+  for (int col = 0; col < s.width; ++col) {
+    for (int row = 0; row < s.height; ++row) {
+      if (entry_block(s, rs, side, m, {col, row}) == Block::kNone) p.hexes.push_back({col, row});
+    }
   }
-  std::sort(p.hexes.begin(), p.hexes.end());
   return p;
 }
 
@@ -92,9 +93,8 @@ void add_moves(const State& s, const Ruleset& rs, Side side, Legal& legal) {
         g.available[t] = has(m, t) ? tile.unmoved[t] : 0;
       g.reach = rs.reach_of(m);
       const PathTree tree = shortest_paths(s, rs, side, from, m, g.reach);
-      for (std::size_t j = 0; j < s.tiles.size(); ++j) {
-        if (tree.dist[j] < 1) continue;
-        const Hex to = s.hex_of(j);
+      for (std::size_t j = 1; j < tree.reached.size(); ++j) {
+        const Hex to = tree.reached[j];
         if (auto d = destination(s, rs, side, to, m, g.available)) {
           d->path = path_to(s, tree, to);
           g.destinations.push_back(std::move(*d));

@@ -13,7 +13,8 @@
 
 namespace castra::rules::stand {
 
-// A hex figures may end in. `path` is one shortest legal path (empty for a deployment).
+// A hex figures may end in. `path` is one shortest legal path (empty for a deployment);
+// a group lists its move destinations nearest first.
 // `most` is the most figures of each type that may go there with one of each other type
 // of the group; `room` the free space, which any mix of the group must fit.
 struct Destination {

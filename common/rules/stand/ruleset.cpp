@@ -115,7 +115,11 @@ std::string_view name(Posture p) {
 std::string to_string(const Figures& f) {
   std::vector<std::string> parts;
   for (Troop t : kAllTroops) {
-    if (f[t] != 0) parts.push_back(std::to_string(f[t]) + " " + std::string(name(t)));
+    if (f[t] == 0) continue;
+    // "1 chariot", "1 archer"; infantry and cavalry are the same for one or many.
+    std::string word(name(t));
+    if (f[t] == 1 && (t == Troop::kChariots || t == Troop::kArchers)) word.pop_back();
+    parts.push_back(std::to_string(f[t]) + " " + word);
   }
   if (parts.empty()) return "no figures";
   std::string out;

@@ -96,5 +96,7 @@ inline constexpr int kMaxMapSide = 64;
 inline constexpr int kMaxFiguresPerType = 10000;
 inline constexpr int kMaxCapacity = 10000;
 inline constexpr int kMaxTurnLimit = 1000;
+// The most strength a side can have on the largest map at the largest capacities.
+inline constexpr int kMaxStrength = kMaxMapSide * kMaxMapSide * kMaxCapacity;
 
 }  // namespace castra::rules::stand

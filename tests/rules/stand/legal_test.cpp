@@ -65,7 +65,8 @@ TEST(StandLegal, PathsGoAroundWaterAndEnemiesAndStopShortOfThem) {
   put(s, kA, {1, 2}, infantry(4));
   put(s, kB, {2, 1}, infantry(4));
   start(s);
-  const Group* g = group(Game::legal(s, kA).moves, {1, 2}, bit(Troop::kInfantry));
+  const Legal legal = Game::legal(s, kA);
+  const Group* g = group(legal.moves, {1, 2}, bit(Troop::kInfantry));
   ASSERT_NE(g, nullptr);
   EXPECT_EQ(to(*g, {2, 2}), nullptr);  // water
   EXPECT_EQ(to(*g, {2, 1}), nullptr);  // enemy
