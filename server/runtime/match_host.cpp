@@ -162,10 +162,18 @@ void MatchHost::submit(Side side, std::optional<std::int64_t> client_seq,
             const auto key = std::make_pair(rules::index(side), *client_seq);
             auto it = replies_.find(key);
             if (it == replies_.end()) {
-              if (auto stored = store_.find_reply(id_, rules::index(side), *client_seq)) {
-                v1::CommandResult r;
-                if (r.ParseFromString(*stored)) it = replies_.emplace(key, r).first;
+              std::optional<std::string> stored;
+              if (store::Status st = store_.find_reply(id_, rules::index(side), *client_seq, &stored);
+                  !st.ok()) {
+                // Without knowing whether it was applied, it must not be applied now.
+                out.push_back([done] {
+                  done(refused({"server.storage", "the server could not check this command; "
+                                                  "send it again"}));
+                });
+                return;
               }
+              v1::CommandResult r;
+              if (stored && r.ParseFromString(*stored)) it = replies_.emplace(key, r).first;
             }
             if (it != replies_.end()) {
               out.push_back([done, r = it->second] { done(r); });
@@ -262,7 +270,18 @@ void MatchHost::on_committed(std::uint32_t entry, const store::Status& status) {
       out.push_back([d = std::move(done.done), r = done.result] { d(r); });
       collect_updates(&out);
     }
-    drain(out);
+    if (!queue_.empty()) {
+      // Queued requests run off the store's writer thread: an append from there could wait
+      // on the writer's own full queue.
+      options_.post([self = shared_from_this()] {
+        Deliveries later;
+        {
+          std::lock_guard lock(self->mu_);
+          self->drain(later);
+        }
+        for (auto& f : later) f();
+      });
+    }
   }
   for (auto& f : out) f();
 }

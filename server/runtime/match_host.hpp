@@ -35,6 +35,9 @@ class Observer {
 
 struct HostOptions {
   std::uint32_t snapshot_every = 32;  // entries between stored snapshots
+  // Runs work off the store's writer thread (the server posts to its io threads). The default
+  // runs it at once, which suits tests over a store whose queue never fills.
+  std::function<void(std::function<void()>)> post = [](std::function<void()> f) { f(); };
 };
 
 class MatchHost : public std::enable_shared_from_this<MatchHost> {

@@ -2,6 +2,8 @@
 
 #include <spdlog/spdlog.h>
 
+#include "server/store/recovery.hpp"
+
 namespace castra::runtime {
 
 Runtime::Runtime(store::MatchStore& store, const Clock& clock, HostOptions options)
@@ -50,43 +52,49 @@ std::vector<std::shared_ptr<MatchHost>> Runtime::matches() {
 }
 
 std::size_t Runtime::recover() {
-  std::size_t loaded = 0;
-  for (const char* status : {"open", "live"}) {
-    for (store::MatchRow row : store_.list_matches(status, 1 << 30)) {
-      const std::string id = row.id;
-      auto fail = [&](const std::string& why) {
-        spdlog::error("event=match_not_recovered match={} reason=\"{}\"", id, why);
-        row.status = "closed";
-        store_.update_match(row);
-      };
-      auto secrets = store_.secrets(id);
-      v1::ScenarioFile scenario;
-      v1::MatchSettings settings;
-      if (!secrets || secrets->server_seed.size() != 32 || !scenario.ParseFromString(row.scenario) ||
-          !settings.ParseFromString(row.settings)) {
-        fail("its stored scenario, settings or secrets are unreadable");
-        continue;
-      }
-      match::Bytes32 seed{};
-      std::copy(secrets->server_seed.begin(), secrets->server_seed.end(), seed.begin());
-      auto made = wire::make_match({id, scenario, row.rules_version, seed});
-      if (!made) {
-        fail("its scenario is refused: " + made.error().message);
-        continue;
-      }
-      auto host = std::make_shared<MatchHost>(std::move(*made), row, settings, store_, clock_,
-                                              options_);
-      if (auto err = host->restore(*secrets, store_.log_from(id, 0), store_.latest_snapshot(id))) {
-        fail("its log does not replay: " + *err);
-        continue;
-      }
-      std::lock_guard lock(mu_);
-      hosts_[id] = std::move(host);
-      ++loaded;
+  std::map<std::string, std::shared_ptr<MatchHost>> loaded;
+  auto replay = [&](const store::MatchRow& row, const std::optional<store::Snapshot>& snapshot,
+                    const std::vector<store::LogRow>& log) {
+    std::optional<store::Secrets> secrets;
+    v1::ScenarioFile scenario;
+    v1::MatchSettings settings;
+    if (!store_.secrets(row.id, &secrets).ok() || !secrets ||
+        secrets->server_seed.size() != 32 || !scenario.ParseFromString(row.scenario) ||
+        !settings.ParseFromString(row.settings)) {
+      spdlog::error("event=match_not_recovered match={} reason=\"unreadable scenario, settings "
+                    "or secrets\"", row.id);
+      return false;
     }
+    match::Bytes32 seed{};
+    std::copy(secrets->server_seed.begin(), secrets->server_seed.end(), seed.begin());
+    auto made = wire::make_match({row.id, scenario, row.rules_version, seed});
+    if (!made) {
+      spdlog::error("event=match_not_recovered match={} reason=\"scenario refused: {}\"", row.id,
+                    made.error().message);
+      return false;
+    }
+    auto host =
+        std::make_shared<MatchHost>(std::move(*made), row, settings, store_, clock_, options_);
+    if (auto err = host->restore(*secrets, log, snapshot)) {
+      spdlog::error("event=match_not_recovered match={} reason=\"log does not replay: {}\"",
+                    row.id, *err);
+      return false;
+    }
+    loaded[row.id] = std::move(host);
+    return true;
+  };
+  store::Recovery recovery;
+  if (store::Status st = store::recover_matches(store_, replay, clock_.now_ms(), &recovery);
+      !st.ok()) {
+    spdlog::error("event=recovery_failed error=\"{}\"", st.message);
   }
-  spdlog::info("event=recovered matches={}", loaded);
-  return loaded;
+  std::lock_guard lock(mu_);
+  for (const auto& row : recovery.loadable) {
+    if (auto it = loaded.find(row.id); it != loaded.end()) hosts_[row.id] = it->second;
+  }
+  spdlog::info("event=recovered matches={} closed={}", recovery.loadable.size(),
+               recovery.closed.size());
+  return recovery.loadable.size();
 }
 
 void Runtime::tick() {

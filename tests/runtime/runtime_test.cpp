@@ -1,14 +1,17 @@
-// The match runtime over an in-memory store: commit before acknowledge, one answer per
-// client sequence number, turns, deadlines, observers, spectators and recovery.
+// The match runtime over the real SQLite store on a file: commit before acknowledge, one
+// answer per client sequence number, turns, deadlines, observers, spectators and recovery.
 #include <google/protobuf/util/json_util.h>
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <fstream>
+#include <thread>
 #include <future>
 #include <sstream>
 
 #include "server/runtime/runtime.hpp"
-#include "tests/runtime/memory_store.hpp"
+#include "server/store/sqlite_match_store.hpp"
+#include "tests/support/server_process.hpp"
 
 namespace castra::runtime {
 namespace {
@@ -44,9 +47,81 @@ class Recorder final : public Observer {
   std::vector<v1::MatchUpdate> updates_;
 };
 
+// Forwards to a real store, failing the next append when asked (a full disk, an I/O error).
+class FaultyStore final : public store::MatchStore {
+ public:
+  explicit FaultyStore(store::MatchStore& inner) : inner_(inner) {}
+  void fail_next() { fail_next_ = true; }
+
+  store::Status create_match(const store::MatchRow& r, const store::Secrets& s) override {
+    return inner_.create_match(r, s);
+  }
+  store::Status update_match(const store::MatchRow& r) override { return inner_.update_match(r); }
+  store::Status find_match(const std::string& id, std::optional<store::MatchRow>* r) override {
+    return inner_.find_match(id, r);
+  }
+  store::Status list_matches(const std::string& st, int n, std::vector<store::MatchRow>* r) override {
+    return inner_.list_matches(st, n, r);
+  }
+  store::Status matches_of_player(std::int64_t a, int n, std::vector<store::MatchRow>* r) override {
+    return inner_.matches_of_player(a, n, r);
+  }
+  void append(store::AppendRequest req, std::function<void(store::Status)> done) override {
+    if (fail_next_.exchange(false)) {
+      // Like a failed commit: reported later, on another thread.
+      std::thread([done] { done(store::Status{10, "disk I/O error (injected)"}); }).detach();
+      return;
+    }
+    inner_.append(std::move(req), std::move(done));
+  }
+  store::Status flush() override { return inner_.flush(); }
+  store::Status find_reply(const std::string& m, int side, std::int64_t seq,
+                           std::optional<std::string>* r) override {
+    return inner_.find_reply(m, side, seq, r);
+  }
+  store::Status latest_snapshot(const std::string& m, std::optional<store::Snapshot>* s) override {
+    return inner_.latest_snapshot(m, s);
+  }
+  store::Status log_from(const std::string& m, std::uint32_t i, std::vector<store::LogRow>* r) override {
+    return inner_.log_from(m, i, r);
+  }
+  store::Status secrets(const std::string& m, std::optional<store::Secrets>* s) override {
+    return inner_.secrets(m, s);
+  }
+
+ private:
+  store::MatchStore& inner_;
+  std::atomic<bool> fail_next_{false};
+};
+
+std::unique_ptr<store::SqliteMatchStore> open_store(const std::string& path) {
+  store::StoreOptions options;
+  options.database.path = path;
+  std::unique_ptr<store::SqliteMatchStore> s;
+  const store::Status st = store::SqliteMatchStore::open(options, &s);
+  EXPECT_TRUE(st.ok()) << st.message;
+  return s;
+}
+
 class RuntimeTest : public ::testing::Test {
  protected:
-  RuntimeTest() : clock_(1'700'000'000'000), runtime_(store_, clock_) {}
+  RuntimeTest()
+      : path_(testing::make_temp_dir("castra-runtime") + "/castra.db"),
+        sqlite_(open_store(path_)),
+        store_(*sqlite_),
+        clock_(1'700'000'000'000),
+        runtime_(store_, clock_) {}
+
+  std::optional<store::MatchRow> row(const std::string& id) {
+    std::optional<store::MatchRow> r;
+    EXPECT_TRUE(store_.find_match(id, &r).ok());
+    return r;
+  }
+  std::vector<store::LogRow> log(const std::string& id) {
+    std::vector<store::LogRow> rows;
+    EXPECT_TRUE(store_.log_from(id, 0, &rows).ok());
+    return rows;
+  }
 
   std::shared_ptr<MatchHost> create(std::uint32_t seconds_per_move = 0, std::uint32_t delay = 0) {
     CreateRequest req;
@@ -98,7 +173,9 @@ class RuntimeTest : public ::testing::Test {
     return c;
   }
 
-  testing::MemoryStore store_;
+  std::string path_;
+  std::unique_ptr<store::SqliteMatchStore> sqlite_;
+  FaultyStore store_;
   ManualClock clock_;
   Runtime runtime_;
   int next_ = 0;
@@ -106,27 +183,27 @@ class RuntimeTest : public ::testing::Test {
 
 TEST_F(RuntimeTest, AMatchIsOpenUntilBothSeatsAreTakenThenLive) {
   auto host = create();
-  EXPECT_EQ(store_.find_match(host->id())->status, "open");
+  EXPECT_EQ(row(host->id())->status, "open");
   EXPECT_FALSE(wait([&](auto d) { host->seat(Side::kA, 1, "a", d); }));
-  EXPECT_EQ(store_.find_match(host->id())->status, "open");
+  EXPECT_EQ(row(host->id())->status, "open");
   EXPECT_FALSE(wait([&](auto d) { host->seat(Side::kB, 2, "b", d); }));
-  const auto row = store_.find_match(host->id());
-  EXPECT_EQ(row->status, "live");
-  EXPECT_EQ(row->player_a, 1);
-  EXPECT_EQ(row->player_b, 2);
-  EXPECT_EQ(row->to_act, "A");  // side A deploys first in the training battle
+  const auto stored = row(host->id());
+  EXPECT_EQ(stored->status, "live");
+  EXPECT_EQ(stored->player_a, 1);
+  EXPECT_EQ(stored->player_b, 2);
+  EXPECT_EQ(stored->to_act, "A");  // side A deploys first in the training battle
   EXPECT_TRUE(wait([&](auto d) { host->seat(Side::kB, 3, "again", d); }).has_value());
 }
 
 TEST_F(RuntimeTest, ACommandIsAcknowledgedOnlyOnceItIsStored) {
   auto host = create();
   seat_both(*host);
-  const std::size_t before = store_.log_from(host->id(), 0).size();
+  const std::size_t before = log(host->id()).size();
   std::promise<std::size_t> stored_at_ack;
   host->submit(Side::kA, 1, first_deploy(*host, Side::kA), filled(1),
                [&](v1::CommandResult r) {
                  EXPECT_TRUE(r.accepted()) << r.error().message();
-                 stored_at_ack.set_value(store_.log_from(host->id(), 0).size());
+                 stored_at_ack.set_value(log(host->id()).size());
                });
   EXPECT_EQ(stored_at_ack.get_future().get(), before + 1);
 }
@@ -138,11 +215,11 @@ TEST_F(RuntimeTest, ARepeatedClientSequenceNumberGetsTheFirstAnswerAndIsNotAppli
   const v1::CommandResult first = submit(*host, Side::kA, 7, deploy);
   ASSERT_TRUE(first.accepted()) << first.error().message();
   const std::uint64_t events = host->committed_events();
-  const std::size_t appends = store_.appends();
+  const std::size_t entries = log(host->id()).size();
   const v1::CommandResult again = submit(*host, Side::kA, 7, deploy);
   EXPECT_EQ(again.SerializeAsString(), first.SerializeAsString());
   EXPECT_EQ(host->committed_events(), events);
-  EXPECT_EQ(store_.appends(), appends);
+  EXPECT_EQ(log(host->id()).size(), entries);
 }
 
 TEST_F(RuntimeTest, ARepeatIsRecognisedAfterARestart) {
@@ -151,7 +228,7 @@ TEST_F(RuntimeTest, ARepeatIsRecognisedAfterARestart) {
   const v1::GameCommand deploy = first_deploy(*host, Side::kA);
   const v1::CommandResult first = submit(*host, Side::kA, 11, deploy);
   ASSERT_TRUE(first.accepted());
-  store_.flush();
+  ASSERT_TRUE(store_.flush().ok());
   Runtime restarted(store_, clock_);
   ASSERT_EQ(restarted.recover(), 1u);
   auto again_host = restarted.find(host->id());
@@ -172,19 +249,19 @@ TEST_F(RuntimeTest, OutOfTurnCommandsAreRefusedWithTheTurnRule) {
 TEST_F(RuntimeTest, AMissedDeadlineForfeitsTheMatch) {
   auto host = create(/*seconds_per_move=*/60);
   seat_both(*host);
-  ASSERT_TRUE(store_.find_match(host->id())->deadline_a_ms.has_value());
+  ASSERT_TRUE(row(host->id())->deadline_a_ms.has_value());
   clock_.advance(59'000);
   runtime_.tick();
-  store_.flush();
+  ASSERT_TRUE(store_.flush().ok());
   EXPECT_FALSE(host->ended());
   clock_.advance(2'000);
   runtime_.tick();
-  store_.flush();
+  ASSERT_TRUE(store_.flush().ok());
   ASSERT_TRUE(host->ended());
-  const auto row = store_.find_match(host->id());
-  EXPECT_EQ(row->status, "finished");
+  const auto stored = row(host->id());
+  EXPECT_EQ(stored->status, "finished");
   v1::Outcome outcome;
-  ASSERT_TRUE(outcome.ParseFromString(*row->outcome));
+  ASSERT_TRUE(outcome.ParseFromString(*stored->outcome));
   EXPECT_EQ(outcome.kind(), v1::Outcome::WIN_B);
   EXPECT_NE(outcome.reason().find("deadline"), std::string::npos);
 }
@@ -192,12 +269,12 @@ TEST_F(RuntimeTest, AMissedDeadlineForfeitsTheMatch) {
 TEST_F(RuntimeTest, DeadlinesSurviveARestart) {
   auto host = create(/*seconds_per_move=*/60);
   seat_both(*host);
-  store_.flush();
+  ASSERT_TRUE(store_.flush().ok());
   Runtime restarted(store_, clock_);
   ASSERT_EQ(restarted.recover(), 1u);
   clock_.advance(61'000);
   restarted.tick();
-  store_.flush();
+  ASSERT_TRUE(store_.flush().ok());
   EXPECT_TRUE(restarted.find(host->id())->ended());
 }
 
@@ -211,7 +288,7 @@ TEST_F(RuntimeTest, ThePlayerToActGetsTheLegalCommandsAndSpectatorsNever) {
   host->subscribe(Viewer::kSideB, std::nullopt, b);
   host->subscribe(Viewer::kSpectator, std::nullopt, spectator);
   ASSERT_TRUE(submit(*host, Side::kA, 1, first_deploy(*host, Side::kA)).accepted());
-  store_.flush();
+  ASSERT_TRUE(store_.flush().ok());
   const auto au = a->updates();
   ASSERT_GE(au.size(), 2u);
   EXPECT_TRUE(au.front().has_snapshot());
@@ -276,24 +353,25 @@ TEST_F(RuntimeTest, RecoveryClosesAMatchWhoseLogDoesNotReplay) {
   auto host = create();
   seat_both(*host);
   ASSERT_TRUE(submit(*host, Side::kA, 1, first_deploy(*host, Side::kA)).accepted());
-  store_.flush();
-  // Tamper with the stored entry: its events no longer follow from its command.
-  auto log = store_.log_from(host->id(), 0);
+  ASSERT_TRUE(store_.flush().ok());
+  // Edit the stored command behind the server's back: its events no longer follow from it.
+  auto rows = log(host->id());
   v1::LogEntry e;
-  ASSERT_TRUE(e.ParseFromString(log.back().entry));
-  e.mutable_command()->mutable_optio()->mutable_deploy()->set_facing(
-      (e.command().optio().deploy().facing() + 1) % 4);
-  store::AppendRequest req;
-  req.match_id = host->id();
-  req.entry = log.back();
-  req.entry->entry_index = 99;  // appended as a bogus extra entry
-  req.entry->entry = e.SerializeAsString();
-  std::promise<void> written;
-  store_.append(req, [&](store::Status) { written.set_value(); });
-  written.get_future().get();
+  ASSERT_TRUE(e.ParseFromString(rows.back().entry));
+  auto* deploy = e.mutable_command()->mutable_optio()->mutable_deploy();
+  deploy->set_facing((deploy->facing() + 1) % 4);
+  {
+    store::Status st;
+    auto db = store::Db::open(path_, false, &st);
+    ASSERT_TRUE(db) << st.message;
+    auto update = db->prepare("UPDATE match_log SET entry = ? WHERE match_id = ? AND entry_index = ?", &st);
+    ASSERT_TRUE(st.ok()) << st.message;
+    update.bind_blob(1, e.SerializeAsString()).bind(2, host->id()).bind(3, std::int64_t{rows.back().entry_index});
+    ASSERT_TRUE(update.run().ok());
+  }
   Runtime restarted(store_, clock_);
   EXPECT_EQ(restarted.recover(), 0u);
-  EXPECT_EQ(store_.find_match(host->id())->status, "closed");
+  EXPECT_EQ(row(host->id())->status, "closed");
 }
 
 }  // namespace
