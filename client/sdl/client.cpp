@@ -238,19 +238,32 @@ void Client::open_match(const std::string& match_id, const std::string& invitati
   match_.id = match_id;
   pending_invitation_ = invitation_code;
   screen_ = Screen::kMatch;
+  // First the history for the event log (the events after the first one, or a snapshot when
+  // the server finds that too far back), then a snapshot of the present.
+  subscribe(true);
   resync();
-  // The history for the log: every event after the first. A server that finds that too far
-  // back answers with a snapshot instead, which is just as good.
+}
+
+void Client::subscribe(bool history) {
   v1::ClientEnvelope e;
   auto* s = e.mutable_subscribe_match();
-  s->set_match_id(match_id);
-  s->set_has_last_seen_event(true);
+  s->set_match_id(match_.id);
+  s->set_has_last_seen_event(history);
   s->set_last_seen_event(0);
-  s->set_invitation_code(invitation_code);
-  session_.request(std::move(e), [this, match_id](const v1::ServerEnvelope& r) {
-    if (match_.id != match_id) return;
-    if (!r.has_subscribed()) return;  // the first subscription reports errors
-    on_subscribed(r.subscribed(), true);
+  s->set_invitation_code(pending_invitation_);
+  const std::string id = match_.id;
+  if (history) match_.history_requested = true;
+  session_.request(std::move(e), [this, id, history](const v1::ServerEnvelope& r) {
+    if (match_.id != id) return;
+    if (r.has_subscribed()) return on_subscribed(r.subscribed());
+    if (history) return;  // the snapshot's subscription reports the errors
+    match_.resync_in_flight = false;
+    report(r, "Open match");
+    if (!match_.subscribed && r.has_error()) {
+      // Could not enter the room at all: back to the lobby, with the reason shown.
+      screen_ = account_.signed_in ? Screen::kLobby : Screen::kLogin;
+      match_ = MatchData{};
+    }
   });
 }
 
@@ -267,39 +280,15 @@ void Client::leave_match_screen() {
 
 void Client::resync() {
   if (match_.offline || match_.id.empty()) return;
-  if (match_.resync_in_flight) {
-    match_.resync_again = true;
-    return;
-  }
+  // One request at a time; a snapshot that arrives older than the log asks again.
+  const auto now = std::chrono::steady_clock::now();
+  if (match_.resync_in_flight && now - match_.resync_sent < std::chrono::seconds(8)) return;
   match_.resync_in_flight = true;
-  v1::ClientEnvelope e;
-  auto* s = e.mutable_subscribe_match();
-  s->set_match_id(match_.id);
-  s->set_has_last_seen_event(false);
-  s->set_invitation_code(pending_invitation_);
-  const std::string id = match_.id;
-  session_.request(std::move(e), [this, id](const v1::ServerEnvelope& r) {
-    if (match_.id != id) return;
-    match_.resync_in_flight = false;
-    if (r.has_subscribed()) {
-      on_subscribed(r.subscribed(), false);
-    } else {
-      report(r, "Open match");
-      if (!match_.subscribed && r.has_error()) {
-        // Could not enter the room at all: back to the lobby with the reason shown.
-        screen_ = account_.signed_in ? Screen::kLobby : Screen::kLogin;
-        match_ = MatchData{};
-        return;
-      }
-    }
-    if (match_.resync_again) {
-      match_.resync_again = false;
-      resync();
-    }
-  });
+  match_.resync_sent = now;
+  subscribe(false);
 }
 
-void Client::on_subscribed(const v1::Subscribed& s, bool for_history) {
+void Client::on_subscribed(const v1::Subscribed& s) {
   match_.subscribed = true;
   match_.summary = s.match();
   match_.role = s.role();
@@ -317,24 +306,57 @@ void Client::on_subscribed(const v1::Subscribed& s, bool for_history) {
             [](const auto& a, const auto& b) { return a.id() < b.id(); });
   if (match_.chat.size() > kMaxChat)
     match_.chat.erase(match_.chat.begin(), match_.chat.end() - kMaxChat);
-  if (s.has_events()) append_events(s.events().events(), false);
-  if (s.has_snapshot()) {
-    const bool newer =
-        !match_.snapshot || s.snapshot().event_count() >= match_.snapshot->event_count();
-    if (newer) {
-      match_.snapshot = s.snapshot();
-      ++match_.snapshots_received;
-    }
+}
+
+void Client::apply_update(const v1::MatchUpdate& u) {
+  if (u.has_snapshot()) {
+    match_.snapshot = u.snapshot();
+    ++match_.snapshots_received;
+    match_.resync_in_flight = false;
+  } else if (u.has_status() && match_.snapshot) {
+    // Phase, who acts, turn and outcome now; the board stays as the last snapshot drew it
+    // until the fresh one comes.
+    v1::Snapshot merged = u.status();
+    *merged.mutable_state() = match_.snapshot->state();
+    merged.set_event_count(match_.snapshot->event_count());
+    merged.set_state_hash(match_.snapshot->state_hash());
+    match_.snapshot = std::move(merged);
   }
-  if (!for_history) {
-    if (s.has_legal()) {
-      match_.legal = s.legal();
-    } else {
-      match_.legal.reset();
-    }
+  if (u.events_size() > 0) append_events(u.events(), true);
+  // A snapshot that does not yet reflect every event we hold is stale: ask again.
+  if (!match_.offline && match_.snapshot && !match_.log.empty() &&
+      match_.log.back().number() >= match_.snapshot->event_count()) {
+    resync();
   }
-  if (match_.snapshot && match_.snapshot->ended() && !match_.record_requested &&
-      match_.summary.status() == v1::MATCH_FINISHED) {
+  if (u.has_legal()) {
+    match_.legal = u.legal();
+  } else {
+    match_.legal.reset();
+  }
+  if (u.your_move() && !match_.your_move) ++match_.your_move_count;
+  match_.your_move = u.your_move();
+  if (!match_.offline) {
+    match_.deadline_a_ms = u.deadline_a_ms();
+    match_.deadline_b_ms = u.deadline_b_ms();
+  }
+  match_.spectators = u.spectators();
+  if (u.spectator_delay_turns() > 0) match_.spectator_delay_turns = u.spectator_delay_turns();
+  if (u.draw_offered() && !match_.draw_offered && match_.role == v1::ROLE_PLAYER &&
+      u.draw_offered_by() != match_.side) {
+    say(side_name(u.draw_offered_by()) + " offers a draw.", MessageKind::kInfo);
+  }
+  if (!u.draw_offered() && match_.draw_offered && !match_.ended) {
+    say("The draw offer is off the table.", MessageKind::kInfo);
+  }
+  match_.draw_offered = u.draw_offered();
+  match_.draw_offered_by = u.draw_offered_by();
+  if (u.has_record()) {
+    match_.record = u.record();
+    if (match_.commitment_at_start.empty())
+      match_.commitment_at_start = u.record().dice_commitment();
+  }
+  if (match_.snapshot && match_.snapshot->ended() && !match_.record && !match_.record_requested &&
+      !match_.offline) {
     request_record();
   }
 }
@@ -388,13 +410,21 @@ void Client::submit(const v1::GameCommand& command) {
   session_.request(std::move(e), [this](const v1::ServerEnvelope& r) {
     match_.command_in_flight = false;
     if (r.has_error()) {
+      if (r.error().code() == v1::ERROR_SEQUENCE_GAP) {
+        // Another client of ours went further: jump past it; the player tries again.
+        match_.last_client_seq += 1000000;
+      }
       match_.refusal = describe_error(r.error());
       say(match_.refusal, MessageKind::kError);
       return;
     }
-    // Accepted: its events come as a MatchEvents push; clear the list they make stale.
+    if (r.has_command_result() && !r.command_result().accepted()) {
+      match_.refusal = describe_refusal(r.command_result().error());
+      say(match_.refusal, MessageKind::kError);
+      return;
+    }
+    // Accepted: its events come in a MatchUpdate; the legal list they make stale goes now.
     match_.legal.reset();
-    resync();
   });
 }
 
@@ -514,41 +544,14 @@ void Client::on_push(const v1::ServerEnvelope& e) {
       if (screen_ == Screen::kLobby) refresh_lobby();
       break;
     }
-    case v1::ServerEnvelope::kMatchEvents:
-      if (e.match_events().match_id() == id) {
-        append_events(e.match_events().events(), true);
-        resync();
-      }
+    case v1::ServerEnvelope::kMatchUpdate:
+      if (e.match_update().match_id() == id) apply_update(e.match_update());
       break;
     case v1::ServerEnvelope::kYourMove:
-      if (e.your_move().match_id() == id) {
-        if (e.your_move().has_legal()) match_.legal = e.your_move().legal();
-        if (match_.side == v1::SIDE_A) {
-          match_.deadline_a_ms = e.your_move().deadline_ms();
-        } else {
-          match_.deadline_b_ms = e.your_move().deadline_ms();
-        }
-        ++match_.your_move_count;
-      } else {
+      if (e.your_move().match_id() != id) {
         say("It is your move in another match (" + e.your_move().match_id().substr(0, 8) + ").",
             MessageKind::kInfo);
-      }
-      break;
-    case v1::ServerEnvelope::kLegalPush:
-      if (e.legal_push().match_id() == id) match_.legal = e.legal_push();
-      break;
-    case v1::ServerEnvelope::kDrawOffered:
-      if (e.draw_offered().match_id() == id) {
-        match_.draw_offered = true;
-        match_.draw_offered_by = e.draw_offered().by();
-        if (match_.role != v1::ROLE_PLAYER || e.draw_offered().by() != match_.side)
-          say(side_name(e.draw_offered().by()) + " offers a draw.", MessageKind::kInfo);
-      }
-      break;
-    case v1::ServerEnvelope::kDrawDeclined:
-      if (e.draw_declined().match_id() == id) {
-        match_.draw_offered = false;
-        say("The draw offer was declined.", MessageKind::kInfo);
+        if (screen_ == Screen::kLobby) refresh_lobby();
       }
       break;
     case v1::ServerEnvelope::kMatchEnded:
@@ -556,14 +559,8 @@ void Client::on_push(const v1::ServerEnvelope& e) {
         match_.ended = e.match_ended();
         match_.legal.reset();
         say("The match has ended. " + outcome_text(e.match_ended().outcome()), MessageKind::kOk);
-        if (e.match_ended().status() == v1::MATCH_FINISHED) request_record();
+        if (e.match_ended().status() == v1::MATCH_FINISHED && !match_.record) request_record();
         resync();
-      }
-      break;
-    case v1::ServerEnvelope::kClock:
-      if (e.clock().match_id() == id) {
-        match_.deadline_a_ms = e.clock().deadline_a_ms();
-        match_.deadline_b_ms = e.clock().deadline_b_ms();
       }
       break;
     case v1::ServerEnvelope::kPresence:
@@ -612,46 +609,59 @@ bool Client::load_offline(const std::string& path, std::string* error) {
   match_ = MatchData{};
   match_.offline = true;
   match_.id = "offline";
+  screen_ = Screen::kMatch;
   pbu::JsonParseOptions strict;
-  // A whole Subscribed message: the snapshot, the role and side, the legal list.
-  v1::Subscribed sub;
-  if (pbu::JsonStringToMessage(text, &sub, strict).ok() && sub.has_snapshot()) {
-    on_subscribed(sub, false);
-    match_.id = sub.match().match_id().empty() ? "offline" : sub.match().match_id();
-    screen_ = Screen::kMatch;
-    return true;
-  }
-  v1::Snapshot snap;
-  if (pbu::JsonStringToMessage(text, &snap, strict).ok() && snap.has_state()) {
+  // One whole message: a MatchUpdate (what a subscriber is first sent) or a bare Snapshot.
+  v1::MatchUpdate whole;
+  if (pbu::JsonStringToMessage(text, &whole, strict).ok() && whole.has_snapshot()) {
+    apply_update(whole);
+  } else if (v1::Snapshot snap;
+             pbu::JsonStringToMessage(text, &snap, strict).ok() && snap.has_state()) {
     match_.snapshot = snap;
-    match_.id = snap.match_id().empty() ? "offline" : snap.match_id();
-    screen_ = Screen::kMatch;
-    return true;
-  }
-  // castra-sim's output: JSON lines of {"event": ViewEvent}, then {"state": Snapshot}.
-  std::istringstream lines(text);
-  std::string line;
-  while (std::getline(lines, line)) {
-    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-    google::protobuf::Struct wrapper;
-    if (!pbu::JsonStringToMessage(line, &wrapper, strict).ok()) continue;
-    const auto& fields = wrapper.fields();
-    std::string inner;
-    if (auto it = fields.find("event"); it != fields.end()) {
-      (void)pbu::MessageToJsonString(it->second, &inner);
-      v1::ViewEvent ev;
-      if (pbu::JsonStringToMessage(inner, &ev, strict).ok()) match_.log.push_back(ev);
-    } else if (auto st = fields.find("state"); st != fields.end()) {
-      (void)pbu::MessageToJsonString(st->second, &inner);
-      v1::Snapshot s;
-      if (pbu::JsonStringToMessage(inner, &s, strict).ok()) match_.snapshot = s;
+  } else {
+    // JSON lines: Subscribed (who is looking), MatchUpdate, and castra-sim's output
+    // ({"event": ViewEvent} lines, then {"state": Snapshot}).
+    std::istringstream lines(text);
+    std::string line;
+    while (std::getline(lines, line)) {
+      if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+      v1::Subscribed sub;
+      v1::MatchUpdate update;
+      if (pbu::JsonStringToMessage(line, &sub, strict).ok() && sub.has_match()) {
+        on_subscribed(sub);
+        continue;
+      }
+      if (pbu::JsonStringToMessage(line, &update, strict).ok()) {
+        apply_update(update);
+        continue;
+      }
+      google::protobuf::Struct wrapper;
+      if (!pbu::JsonStringToMessage(line, &wrapper, strict).ok()) continue;
+      const auto& fields = wrapper.fields();
+      std::string inner;
+      if (auto it = fields.find("event"); it != fields.end()) {
+        (void)pbu::MessageToJsonString(it->second, &inner);
+        v1::ViewEvent ev;
+        if (pbu::JsonStringToMessage(inner, &ev, strict).ok()) match_.log.push_back(ev);
+      } else if (auto st = fields.find("state"); st != fields.end()) {
+        (void)pbu::MessageToJsonString(st->second, &inner);
+        v1::Snapshot s;
+        if (pbu::JsonStringToMessage(inner, &s, strict).ok()) match_.snapshot = s;
+      }
     }
   }
   if (!match_.snapshot) {
-    *error = path + " holds no Snapshot, Subscribed or castra-sim state";
+    *error = path + " holds no MatchUpdate with a snapshot, Snapshot, or castra-sim state";
     return false;
   }
-  screen_ = Screen::kMatch;
+  // Offline, whoever holds the legal list is the player looking; without one, a spectator.
+  if (!match_.subscribed && match_.legal) {
+    match_.role = v1::ROLE_PLAYER;
+    match_.side =
+        match_.legal->has_optio() ? match_.legal->optio().side() : match_.legal->stand().side();
+  }
+  if (!match_.summary.match_id().empty()) match_.id = match_.summary.match_id();
+  match_.commitment_at_start = match_.summary.dice_commitment();
   return true;
 }
 

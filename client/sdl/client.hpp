@@ -1,9 +1,9 @@
 // Client: what castra-client knows (the account, the lobby, the open match as the server last
 // described it) and the verbs the screens call (log in, create, join, spectate, submit...).
 // It keeps its picture of a match only from the server's snapshots and events: after every
-// MatchEvents push it asks for a fresh snapshot (SubscribeMatch without a last event).
-// Offline (--snapshot), it shows a saved Snapshot and writes would-be commands to a file.
-// Render thread only.
+// MatchUpdate that brings events it asks for a fresh snapshot (SubscribeMatch without a last
+// event). Offline (--snapshot), it shows saved MatchUpdate / Snapshot JSON and writes would-be
+// commands to a file. Render thread only.
 #pragma once
 
 #include <chrono>
@@ -54,7 +54,7 @@ struct MatchData {
   v1::Side side = v1::SIDE_A;
   std::uint32_t spectator_delay_turns = 0;
   std::optional<v1::Snapshot> snapshot;
-  std::optional<v1::LegalCommands> legal;
+  std::optional<v1::GameLegal> legal;     // sent only to the side that must act
   std::vector<v1::ViewEvent> log;         // every event seen, in order
   std::vector<v1::ViewEvent> last_batch;  // the latest MatchEvents, for the board's markers
   std::vector<v1::ChatLine> chat;
@@ -65,12 +65,15 @@ struct MatchData {
   std::optional<v1::MatchEnded> ended;
   std::optional<v1::MatchRecord> record;
   bool record_requested = false;
-  std::string commitment_at_start;    // the dice commitment shown when the match was opened
-  std::uint64_t your_move_count = 0;  // counts YourMove pushes, for the flash and the chime
+  std::string commitment_at_start;  // the dice commitment shown when the match was opened
+  std::uint32_t spectators = 0;
+  bool your_move = false;             // the last MatchUpdate said so
+  std::uint64_t your_move_count = 0;  // counts turns becoming ours, for the flash and chime
   std::uint64_t snapshots_received = 0;
   std::uint64_t last_client_seq = 0;
-  bool resync_in_flight = false;
-  bool resync_again = false;
+  bool resync_in_flight = false;  // a snapshot was asked for and has not come yet
+  std::chrono::steady_clock::time_point resync_sent{};
+  bool history_requested = false;
   bool command_in_flight = false;
   std::string refusal;  // the last refusal of a command, in words
 };
@@ -157,7 +160,9 @@ class Client {
 
  private:
   void on_push(const v1::ServerEnvelope& e);
-  void on_subscribed(const v1::Subscribed& s, bool for_history);
+  void on_subscribed(const v1::Subscribed& s);
+  void apply_update(const v1::MatchUpdate& u);
+  void subscribe(bool history);
   void resync();
   void signed_in(const v1::SessionResult& r);
   void append_events(const google::protobuf::RepeatedPtrField<v1::ViewEvent>& events,

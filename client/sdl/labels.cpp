@@ -330,9 +330,6 @@ std::string describe_error(const v1::Error& e) {
     case v1::ERROR_NOT_YOUR_TURN:
       what = "It is not your turn.";
       break;
-    case v1::ERROR_RULE_VIOLATION:
-      what = "The rules do not allow that.";
-      break;
     case v1::ERROR_MATCH_NOT_LIVE:
       what = "The match is not being played.";
       break;
@@ -349,20 +346,20 @@ std::string describe_error(const v1::Error& e) {
       what = "The server refused the request.";
       break;
   }
-  std::string detail = e.code() == v1::ERROR_RULE_VIOLATION && !e.rule().message().empty()
-                           ? e.rule().message()
-                           : e.message();
-  if (e.code() == v1::ERROR_RULE_VIOLATION && !detail.empty()) {
-    std::string out = "Refused: " + detail;
-    if (!e.rule().rule().empty()) out += " (rule " + e.rule().rule() + ")";
-    return out;
-  }
+  const std::string& detail = e.message();
   if (!detail.empty() && detail != what) what += " " + detail;
   if (e.retry_after_ms() > 0) {
     what += " Try again in " + std::to_string((e.retry_after_ms() + 999) / 1000) + " s.";
   }
   if (!what.empty() && what.back() != '.' && what.back() != ')') what += ".";
   return what;
+}
+
+std::string describe_refusal(const v1::RuleError& e) {
+  std::string out = "Refused: " + (e.message().empty() ? std::string("the rules do not allow that")
+                                                       : e.message());
+  if (!e.rule().empty()) out += " (rule " + e.rule() + ")";
+  return out;
 }
 
 std::string outcome_text(const v1::Outcome& o) {

@@ -38,6 +38,8 @@ int stand_figure_total(const v1::stand::Figures& f);
 // The server's errors, in words a player understands (the code's meaning, then the server's
 // own message when it adds something).
 std::string describe_error(const v1::Error& e);
+// A command the rules refused (CommandResult.error), with the rule it breaks.
+std::string describe_refusal(const v1::RuleError& e);
 std::string outcome_text(const v1::Outcome& o);
 std::string end_reason_text(v1::EndReason r);
 

@@ -59,8 +59,8 @@ void OptioPlay::forget() {
 const o::Legal* OptioPlay::legal(const Client& client) const {
   const auto& m = client.match();
   if (m.role != v1::ROLE_PLAYER && !m.offline) return nullptr;
-  if (!m.legal || !m.legal->legal().has_optio()) return nullptr;
-  return &m.legal->legal().optio();
+  if (!m.legal || !m.legal->has_optio()) return nullptr;
+  return &m.legal->optio();
 }
 
 const o::UnitLegal* OptioPlay::unit_legal(const Client& client, int unit) const {

@@ -104,8 +104,8 @@ void StandPlay::forget() {
 const s::Legal* StandPlay::legal(const Client& client) const {
   const auto& m = client.match();
   if (m.role != v1::ROLE_PLAYER && !m.offline) return nullptr;
-  if (!m.legal || !m.legal->legal().has_stand()) return nullptr;
-  return &m.legal->legal().stand();
+  if (!m.legal || !m.legal->has_stand()) return nullptr;
+  return &m.legal->stand();
 }
 
 const Group* StandPlay::group(const Client& client) const {
