@@ -54,7 +54,7 @@ bool App::init(std::string* error) {
     *error = std::string("window: ") + SDL_GetError();
     return false;
   }
-  SDL_SetWindowMinimumSize(window_, 800, 560);
+  SDL_SetWindowMinimumSize(window_, 640, 400);
   renderer_ = SDL_CreateRenderer(window_, -1, SDL_RENDERER_PRESENTVSYNC);
   if (renderer_ == nullptr) renderer_ = SDL_CreateRenderer(window_, -1, SDL_RENDERER_SOFTWARE);
   if (renderer_ == nullptr) {
@@ -218,9 +218,26 @@ bool App::write_png(const std::string& path) {
                                        surface->pitch) == 0 &&
                   IMG_SavePNG(surface, path.c_str()) == 0;
   SDL_FreeSurface(surface);
-  // Beside the picture, where the board's cells were drawn, for tests that read pixels.
-  const std::string geometry = match_.geometry_json();
-  if (ok && !geometry.empty()) std::ofstream(path + ".json") << geometry << "\n";
+  // Beside the picture: where the board's cells, the buttons and the named areas were drawn,
+  // for tests that read pixels.
+  if (ok) {
+    auto rects = [](const std::map<std::string, SDL_Rect>& m) {
+      std::string out = "{";
+      for (const auto& [name, r] : m) {
+        std::string key;
+        for (char c : name)
+          if (c != '"' && c != '\\') key.push_back(c);
+        out += (out.size() > 1 ? "," : "") + std::string("\"") + key + "\":[" +
+               std::to_string(r.x) + "," + std::to_string(r.y) + "," + std::to_string(r.w) + "," +
+               std::to_string(r.h) + "]";
+      }
+      return out + "}";
+    };
+    const std::string board = client_->screen() == Screen::kMatch ? match_.geometry_json() : "";
+    std::ofstream(path + ".json") << "{\"board\":" << (board.empty() ? "null" : board)
+                                  << ",\"regions\":" << rects(ui_->frame_regions())
+                                  << ",\"widgets\":" << rects(ui_->frame_widgets()) << "}\n";
+  }
   return ok;
 }
 

@@ -85,7 +85,7 @@ std::string Client::random_entropy() const {
 // ---- connection and account ---------------------------------------------------------------
 
 void Client::connect(const std::string& url) {
-  WsPump::Options o;
+  ClientOptions o;
   o.ca_file = options_.ca_file;
   o.verify_peer = !options_.insecure;
   options_.server = url;

@@ -347,6 +347,8 @@ std::string describe_error(const v1::Error& e) {
       break;
   }
   const std::string& detail = e.message();
+  // The client's own errors (no connection) carry no code: their message says it all.
+  if (e.code() == v1::ERROR_UNSPECIFIED && !detail.empty()) return detail + ".";
   if (!detail.empty() && detail != what) what += " " + detail;
   if (e.retry_after_ms() > 0) {
     what += " Try again in " + std::to_string((e.retry_after_ms() + 999) / 1000) + " s.";

@@ -155,6 +155,9 @@ void MatchScreen::draw(Ui& ui, Client& client) {
   const SDL_Rect board{0, theme::kTopBar, W - panel_w, H - theme::kTopBar - kControlsHeight};
   board_area_ = board;
 
+  ui.note_region("top-bar", top);
+  ui.note_region("board", board);
+  ui.note_region("panel", panel);
   ui.set_blocked(modal);
   draw_board(ui, client, board);
   draw_top_bar(ui, client, top);
@@ -194,7 +197,7 @@ void MatchScreen::draw_top_bar(Ui& ui, Client& client, const SDL_Rect& r) {
     centre = "MATCH OVER";
   } else if (mine) {
     centre = "YOUR MOVE";
-  } else if (m.role == v1::ROLE_SPECTATOR && !m.offline) {
+  } else if (m.role == v1::ROLE_SPECTATOR && m.subscribed) {
     centre = m.spectator_delay_turns > 0
                  ? "SPECTATING  (" + std::to_string(m.spectator_delay_turns) + " turns behind)"
                  : "SPECTATING";
@@ -277,8 +280,9 @@ void MatchScreen::draw_panel(Ui& ui, Client& client, const SDL_Rect& r) {
     y += 24;
   }
   // Role.
-  if (m.role == v1::ROLE_SPECTATOR && !m.offline) {
+  if (m.role == v1::ROLE_SPECTATOR && m.subscribed) {
     const SDL_Rect banner{x, y, w, 28};
+    ui.note_region("spectator-banner", banner);
     p.fill_round_rect(banner, 5, theme::kSpectator);
     const std::string text =
         m.spectator_delay_turns > 0
@@ -329,6 +333,7 @@ void MatchScreen::draw_log(Ui& ui, Client& client, const SDL_Rect& r) {
     log_scroll_ = std::max(0, log_scroll_ + static_cast<int>(ui.input().wheel * 3));
   }
   const SDL_Rect body{r.x + 8, r.y + 26, r.w - 16, r.h - 32};
+  ui.note_region("log", r);
   const int size = 13;
   const int lh = p.line_height(size);
   // Lay out from the newest event upward; in replay the newest is the current step.
@@ -625,6 +630,7 @@ void MatchScreen::draw_confirm(Ui& ui, Client& client) {
   const auto lines = p.wrap(confirm_question_, 16, w - 48);
   const int h = 110 + static_cast<int>(lines.size()) * p.line_height(16);
   const SDL_Rect box{(ui.width() - w) / 2, (ui.height() - h) / 2, w, h};
+  ui.note_region("confirm", box);
   p.fill_round_rect(box, 10, theme::kPanel);
   p.stroke_rect(box, theme::kGold, 1);
   int y = box.y + 24;
@@ -667,6 +673,7 @@ void MatchScreen::draw_end(Ui& ui, Client& client) {
   const int h = std::min(560, ui.height() - 60);
   const SDL_Rect box{(ui.width() - w) / 2 - theme::kPanelWidth / 3, (ui.height() - h) / 2, w, h};
   p.fill_round_rect(SDL_Rect{box.x + 5, box.y + 7, w, h}, 12, SDL_Color{0, 0, 0, 110});
+  ui.note_region("end-screen", box);
   p.fill_round_rect(box, 12, SDL_Color{theme::kPanel.r, theme::kPanel.g, theme::kPanel.b, 245});
   const int x = box.x + 26;
   const int tw = w - 52;
@@ -708,6 +715,7 @@ void MatchScreen::draw_end(Ui& ui, Client& client) {
   const auto check = client.seed_matches();
   if (check) {
     const SDL_Rect badge{x, y, tw, 28};
+    ui.note_region("seed-check", badge);
     p.fill_round_rect(badge, 5, *check ? theme::kOk : theme::kError);
     p.text(*check ? "Checked by this client: SHA-256(\"castra/dice-commitment/v1\" || seed) matches"
                   : "WARNING: the revealed seed does NOT match the commitment",

@@ -225,7 +225,17 @@ void ScriptRunner::push_click(Context& ctx, int x, int y, Uint8 button) {
   push_button(ctx, x, y, button, false);
 }
 
-void ScriptRunner::push_key(const std::string& name) {
+void ScriptRunner::push_key(const std::string& spec) {
+  // "ctrl+u", "shift+Tab", "Return".
+  Uint16 mod = KMOD_NONE;
+  std::string name = spec;
+  for (std::size_t plus; (plus = name.find('+')) != std::string::npos && plus + 1 < name.size();) {
+    const std::string m = name.substr(0, plus);
+    if (m == "ctrl") mod |= KMOD_LCTRL;
+    if (m == "shift") mod |= KMOD_LSHIFT;
+    if (m == "alt") mod |= KMOD_LALT;
+    name = name.substr(plus + 1);
+  }
   SDL_Keycode key = SDL_GetKeyFromName(name.c_str());
   if (key == SDLK_UNKNOWN && name.size() == 1) key = static_cast<SDL_Keycode>(name[0]);
   for (bool down : {true, false}) {
@@ -234,6 +244,7 @@ void ScriptRunner::push_key(const std::string& name) {
     e.key.state = down ? SDL_PRESSED : SDL_RELEASED;
     e.key.keysym.sym = key;
     e.key.keysym.scancode = SDL_GetScancodeFromKey(key);
+    e.key.keysym.mod = mod;
     SDL_PushEvent(&e);
   }
 }
@@ -346,10 +357,13 @@ bool ScriptRunner::start(const std::string& line, Context& ctx) {
   if (cmd == "click-button" || cmd == "focus") {
     const std::string label = rest(line, 1);
     const SDL_Rect* r = find_widget(ctx.ui, label);
-    if (r == nullptr) return fail("no button or field '" + label + "' on screen");
-    if (cmd == "click-button" && !ctx.ui.last_enabled(label) &&
-        ctx.ui.last_widgets().count(label) != 0) {
-      return fail("the button '" + label + "' is disabled");
+    std::string err;
+    if (r == nullptr || !holds("button " + label, ctx, &err)) {
+      // Not drawn (or not enabled) yet: wait for it, then run this line again.
+      waiting_for_ = "button " + label;
+      deadline_ = std::chrono::steady_clock::now() + kDefaultTimeout;
+      --next_;
+      return true;
     }
     push_click(ctx, r->x + r->w / 2, r->y + r->h / 2, SDL_BUTTON_LEFT);
     frames_to_wait_ = 1;

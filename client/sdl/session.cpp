@@ -25,13 +25,13 @@ Session::~Session() {
   disconnect();
 }
 
-void Session::connect(const std::string& url, WsPump::Options options) {
+void Session::connect(const std::string& url, const ClientOptions& options) {
   disconnect();
   url_ = url;
   failure_.clear();
   greeted_ = false;
   status_ = Status::kConnecting;
-  pump_ = WsPump::start(url, options);
+  link_ = NetLink::start(url, options);
   v1::ClientEnvelope hello;
   hello.mutable_hello()->set_major(v1::PROTOCOL_MAJOR);
   hello.mutable_hello()->set_minor(v1::PROTOCOL_MINOR);
@@ -41,8 +41,8 @@ void Session::connect(const std::string& url, WsPump::Options options) {
 }
 
 void Session::disconnect() {
-  if (pump_) {
-    pump_.reset();  // closes, bounded in time
+  if (link_) {
+    link_.reset();  // closes, bounded in time
     fail_all("disconnected");
   }
   status_ = Status::kOffline;
@@ -50,16 +50,16 @@ void Session::disconnect() {
 
 void Session::send_now(v1::ClientEnvelope& envelope) {
   envelope.set_request_id(next_id_++);
-  // The pump queues frames until the socket opens.
-  if (pump_) pump_->send(envelope.SerializeAsString());
+  // The link queues frames until the socket opens.
+  if (link_) link_->send(envelope.SerializeAsString());
   last_sent_ = std::chrono::steady_clock::now();
 }
 
 void Session::request(v1::ClientEnvelope envelope, OnReply on_reply) {
-  if (status_ == Status::kFailed || status_ == Status::kOffline || !pump_) {
+  if (status_ == Status::kFailed || status_ == Status::kOffline || !link_) {
     if (on_reply) {
       on_reply(synthetic_error(v1::ERROR_UNSPECIFIED,
-                               "not connected to a server" +
+                               "Not connected to the server" +
                                    (failure_.empty() ? std::string() : " (" + failure_ + ")")));
     }
     return;
@@ -77,7 +77,8 @@ void Session::fail_all(const std::string& why) {
   pending_.clear();
   auto waiting = std::move(waiting_);
   waiting_.clear();
-  const v1::ServerEnvelope e = synthetic_error(v1::ERROR_UNSPECIFIED, why);
+  const v1::ServerEnvelope e =
+      synthetic_error(v1::ERROR_UNSPECIFIED, "Not connected to the server (" + why + ")");
   for (auto& [id, cb] : pending)
     if (cb) cb(e);
   for (auto& [env, cb] : waiting)
@@ -85,8 +86,8 @@ void Session::fail_all(const std::string& why) {
 }
 
 void Session::pump(const OnPush& on_push) {
-  if (!pump_) return;
-  while (auto frame = pump_->poll()) {
+  if (!link_) return;
+  while (auto frame = link_->poll()) {
     v1::ServerEnvelope e;
     if (!e.ParseFromString(*frame)) continue;  // a frame we cannot read tells us nothing
     if (e.request_id() == 0) {
@@ -118,8 +119,8 @@ void Session::pump(const OnPush& on_push) {
     pending_.erase(it);
     if (cb) cb(e);
   }
-  if (pump_->state() == WsPump::State::kClosed && status_ != Status::kFailed) {
-    failure_ = pump_->error().empty() ? "the connection closed" : pump_->error();
+  if (link_->state() == NetLink::State::kClosed && status_ != Status::kFailed) {
+    failure_ = link_->error().empty() ? "the connection closed" : link_->error();
     status_ = Status::kFailed;
     fail_all(failure_);
     return;

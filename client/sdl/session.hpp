@@ -1,7 +1,7 @@
-// Session: castra-client's side of the protocol over a WsPump. It greets the server, numbers
+// Session: castra-client's side of the protocol over a NetLink. It greets the server, numbers
 // each request and routes its one reply (a result or an Error) to the callback given with it,
 // hands pushes on, and pings so an idle connection stays open. It never blocks: the network
-// runs on the pump's thread. Render thread only.
+// runs on the link's thread. Render thread only.
 #pragma once
 
 #include <chrono>
@@ -11,7 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "client/net/ws_pump.hpp"
+#include "client/net/ws_client.hpp"
+#include "client/sdl/net_link.hpp"
 #include "proto/castra/v1/protocol.pb.h"
 
 namespace castra::client {
@@ -28,7 +29,7 @@ class Session {
 
   // Starts connecting to `url` (ws:// or wss://); requests made before the greeting is
   // answered wait for it.
-  void connect(const std::string& url, WsPump::Options options);
+  void connect(const std::string& url, const ClientOptions& options);
   void disconnect();
   Status status() const { return status_; }
   const std::string& failure() const { return failure_; }
@@ -47,7 +48,7 @@ class Session {
   void send_now(v1::ClientEnvelope& envelope);
   void fail_all(const std::string& why);
 
-  std::unique_ptr<WsPump> pump_;
+  std::unique_ptr<NetLink> link_;
   std::string url_;
   Status status_ = Status::kOffline;
   std::string failure_;

@@ -18,6 +18,7 @@ void Ui::begin_frame(const Input& input, int width, int height) {
   click_taken_ = false;
   last_widgets_ = std::move(widgets_);
   widgets_.clear();
+  regions_.clear();
   last_enabled_ = std::move(enabled_);
   enabled_.clear();
   last_field_order_ = std::move(field_order_);

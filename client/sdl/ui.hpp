@@ -73,6 +73,11 @@ class Ui {
   // Where each button and field was drawn in the last complete frame, by label or id (for
   // --script); a label drawn twice keeps its first place.
   const std::map<std::string, SDL_Rect>& last_widgets() const { return last_widgets_; }
+  // This frame's widgets so far, and the named areas the screens noted (the spectator banner,
+  // the end screen...): written beside screenshots so tests know where to look.
+  const std::map<std::string, SDL_Rect>& frame_widgets() const { return widgets_; }
+  void note_region(const std::string& name, const SDL_Rect& r) { regions_[name] = r; }
+  const std::map<std::string, SDL_Rect>& frame_regions() const { return regions_; }
   // Whether the widget was enabled when drawn.
   bool last_enabled(const std::string& label) const;
 
@@ -92,6 +97,7 @@ class Ui {
   std::map<std::string, SDL_Rect> widgets_;
   std::map<std::string, SDL_Rect> last_widgets_;
   std::map<std::string, bool> enabled_;
+  std::map<std::string, SDL_Rect> regions_;
   std::map<std::string, bool> last_enabled_;
 };
 
