@@ -493,16 +493,6 @@ void MatchScreen::draw_board(Ui& ui, Client& client, const SDL_Rect& r) {
     p.text("Board: the final position; arrows mark the current event", r.x + 20, r.y + 15, 12,
            theme::kText);
   }
-  // The hint for the player, over the board's top edge.
-  std::string hint;
-  if (!replay_ && client.my_move()) {
-    hint = m.snapshot->state().has_optio() ? optio_.hint(client) : stand_.hint(client);
-  }
-  if (!hint.empty()) {
-    const int tw = p.text_width(hint, 14) + 24;
-    p.fill_round_rect(SDL_Rect{r.x + (r.w - tw) / 2, r.y + 6, tw, 24}, 5, SDL_Color{0, 0, 0, 150});
-    p.text_centered(hint, r.x + r.w / 2.0f, r.y + 18.0f, 14, theme::kText);
-  }
 }
 
 void MatchScreen::draw_controls(Ui& ui, Client& client, const SDL_Rect& r) {
@@ -603,6 +593,23 @@ void MatchScreen::draw_controls(Ui& ui, Client& client, const SDL_Rect& r) {
       return;
     }
   }
+  // The hint for the player, between the buttons.
+  if (!replay_ && client.my_move() && m.snapshot) {
+    const std::string hint =
+        m.snapshot->state().has_optio() ? optio_.hint(client) : stand_.hint(client);
+    const int left = x + 8;
+    const int right = r.x + r.w - 240;
+    if (!hint.empty() && right - left > 120) {
+      p.set_clip(&r);
+      const auto lines = p.wrap(hint, 13, right - left);
+      int ty = r.y + (r.h - static_cast<int>(lines.size()) * p.line_height(13)) / 2;
+      for (const auto& line : lines) {
+        p.text(line, left, ty, 13, theme::kTextDim);
+        ty += p.line_height(13);
+      }
+      p.set_clip(nullptr);
+    }
+  }
   // Zoom.
   const int zx = r.x + r.w - 112;
   if (ui.button(SDL_Rect{zx, y, 32, h}, "-", ButtonStyle::kNormal, true, SDLK_UNKNOWN, 18,
@@ -686,7 +693,7 @@ void MatchScreen::draw_end(Ui& ui, Client& client) {
   std::string headline = outcome.kind() == v1::Outcome::DRAW    ? "A draw"
                          : outcome.kind() == v1::Outcome::WIN_A ? "Side A wins"
                                                                 : "Side B wins";
-  if (m.role == v1::ROLE_PLAYER && !m.offline && outcome.kind() != v1::Outcome::DRAW) {
+  if (m.role == v1::ROLE_PLAYER && m.subscribed && outcome.kind() != v1::Outcome::DRAW) {
     const bool won = (outcome.kind() == v1::Outcome::WIN_A) == (m.side == v1::SIDE_A);
     headline = won ? "Victory" : "Defeat";
   }
@@ -717,7 +724,7 @@ void MatchScreen::draw_end(Ui& ui, Client& client) {
     const SDL_Rect badge{x, y, tw, 28};
     ui.note_region("seed-check", badge);
     p.fill_round_rect(badge, 5, *check ? theme::kOk : theme::kError);
-    p.text(*check ? "Checked by this client: SHA-256(\"castra/dice-commitment/v1\" || seed) matches"
+    p.text(*check ? "Checked by this client: the seed matches the commitment shown at the start"
                   : "WARNING: the revealed seed does NOT match the commitment",
            x + 10, y + 6, 13, theme::kText, Align::kLeft, Weight::kBold);
     y += 36;

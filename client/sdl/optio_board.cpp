@@ -365,8 +365,16 @@ void draw_optio_board(Painter& p, const SDL_Rect& area, const SquareGeometry& g,
     }
     p.ring(pts.front(), c * 0.22f, std::max(2.0f, w * 0.6f), path.color);
     if (!path.label.empty()) {
-      p.text_centered(path.label, pts.front().x, pts.front().y - c * 0.36f,
-                      std::max(10, static_cast<int>(c * 0.16f)), theme::kText, Weight::kBold);
+      // The label sits under the path's last square, clear of the counters' badges.
+      const int size = std::max(10, static_cast<int>(c * 0.16f));
+      const std::string& label = path.label;
+      const float tw = static_cast<float>(p.text_width(label, size, Weight::kBold)) + 8;
+      const PointF at{pts.back().x, pts.back().y + c * 0.3f};
+      p.fill_round_rect(
+          SDL_Rect{static_cast<int>(at.x - tw / 2), static_cast<int>(at.y) - size / 2 - 3,
+                   static_cast<int>(tw), size + 6},
+          4, SDL_Color{0, 0, 0, 160});
+      p.text_centered(label, at.x, at.y, size, path.color, Weight::kBold);
     }
   }
   for (const auto& sq : ov.path_next) {

@@ -186,9 +186,11 @@ void draw_troops(Painter& p, const HexGeometry& g, const s::Tile& t, bool select
   const int band_h = std::max(9, static_cast<int>(z * 0.3f));
   const SDL_Rect band{r.x + 3, r.y + r.h - band_h - 3, r.w - 6, band_h};
   p.fill_round_rect(band, 3, standing ? theme::kGold : shade(dark, 0.8f));
-  const int tag_size = std::max(7, static_cast<int>(z * 0.19f));
-  p.text_centered(standing ? "STANDING" : "FALLING BACK", m.x,
-                  static_cast<float>(band.y) + band.h / 2.0f, tag_size,
+  const int tag_size = std::max(8, static_cast<int>(z * 0.19f));
+  // Small hexes get the short words; the panel says them in full.
+  const char* tag =
+      z >= 40 ? (standing ? "STANDING" : "FALLING BACK") : (standing ? "STAND" : "BACK");
+  p.text_centered(tag, m.x, static_cast<float>(band.y) + band.h / 2.0f, tag_size,
                   standing ? theme::kTextDark : theme::kText, Weight::kBold);
   // Figures: at most two types share a hex (foot, or mounted).
   struct Line {

@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 #include <thread>
@@ -94,10 +95,12 @@ std::uint32_t rgb(SDL_Color c) {
 std::string client_command(const std::string& dir, const std::vector<std::string>& args) {
   // A display number of our own to start from: parallel tests must not race for one.
   const int display = 200 + static_cast<int>(getpid() % 3000);
-  std::string cmd =
-      "cd " + quote(dir) + " && SDL_AUDIODRIVER=dummy SDL_RENDER_DRIVER=software xvfb-run -a -n " +
-      std::to_string(display) + " -s '-screen 0 1400x900x24' " +
-      quote(binary_dir() + "/client/sdl/castra-client") + " --width 1280 --height 800 --mute";
+  std::string cmd = "cd " + quote(dir) +
+                    " && SDL_AUDIODRIVER=dummy SDL_RENDER_DRIVER=software xvfb-run -a -n " +
+                    std::to_string(display) + " -s '-screen 0 1700x1100x24' " +
+                    quote(binary_dir() + "/client/sdl/castra-client") + " --mute";
+  if (std::find(args.begin(), args.end(), "--width") == args.end())
+    cmd += " --width 1280 --height 800";
   for (const auto& a : args)
     cmd += " " + quote(a);
   return cmd + " >> " + quote(dir + "/client.log") + " 2>&1";
@@ -260,7 +263,7 @@ std::unique_ptr<wire::AnyMatch> stand_training(int lines) {
 }
 
 std::string offline_view(const wire::AnyMatch& m, std::optional<rules::Side> player,
-                         std::uint32_t spectator_delay_turns) {
+                         std::uint32_t spectator_delay_turns, const std::string& scenario) {
   pbu::JsonPrintOptions o;
   o.preserve_proto_field_names = true;
   const rules::Viewer viewer = player ? rules::viewer_of(*player) : rules::Viewer::kSpectator;
@@ -271,7 +274,7 @@ std::string offline_view(const wire::AnyMatch& m, std::optional<rules::Side> pla
   auto* s = sub.mutable_match();
   s->set_match_id(m.id());
   s->set_ruleset(m.ruleset());
-  s->set_scenario(m.ruleset() + "/training");
+  s->set_scenario(scenario.empty() ? m.ruleset() + "/training" : scenario);
   s->set_status(v1::MATCH_LIVE);
   s->set_player_a("alice");
   s->set_player_b("bob");

@@ -27,7 +27,8 @@ std::uint32_t rgb(SDL_Color c);
 // The command line for castra-client under `xvfb-run -a` in `dir` (its log: dir/client.log).
 std::string client_command(const std::string& dir, const std::vector<std::string>& args);
 
-// Runs castra-client to its end; its exit code (-1 when it had to be killed after `timeout`).
+// Runs castra-client to its end (a 1280 x 800 window unless `args` set --width and --height);
+// its exit code (-1 when it had to be killed after `timeout`).
 int run_client(const std::string& dir, const std::vector<std::string>& args,
                std::chrono::seconds timeout = 120s);
 
@@ -86,8 +87,9 @@ std::string play_line(wire::AnyMatch& m, const std::string& line);
 // What castra-client reads with --snapshot: JSON lines of the Subscribed reply (role, side,
 // players) and the MatchUpdate pushes a subscriber gets (the history, then the snapshot with
 // the latest events, and the legal commands when `player` must act).
+// `scenario` names it as the lobby would ("optio/cannae"); empty: "<ruleset>/training".
 std::string offline_view(const wire::AnyMatch& m, std::optional<rules::Side> player,
-                         std::uint32_t spectator_delay_turns = 0);
+                         std::uint32_t spectator_delay_turns = 0, const std::string& scenario = "");
 
 void write_file(const std::string& path, const std::string& text);
 std::string read_file(const std::string& path);
