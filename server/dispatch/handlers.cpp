@@ -97,7 +97,8 @@ v1::MatchSummary Handlers::summary(const store::MatchRow& row, std::int64_t view
       out.set_seated(true);
       out.set_my_side(*side == 0 ? v1::SIDE_A : v1::SIDE_B);
       out.set_my_move(row.status == lobby::kLive && lobby::to_act(row, *side));
-      out.set_my_entropy_given(s_.lobby.entropy_given(row, *side));
+    } else if (creator) {
+      out.set_my_side(lobby::creator_side(settings) == 0 ? v1::SIDE_A : v1::SIDE_B);
     }
   }
   return out;
@@ -291,12 +292,13 @@ void Handlers::join_match(Call& call) {
 }
 
 void Handlers::leave_match(Call& call) {
-  auto row = s_.lobby.leave(call.client.account_id, call.match->id);
-  if (!row) return call.reply.fail(row.failure());
-  call.reply.ok(done_envelope());
-  push_match_updated(*row, call.client.id);
-  // The one who left is no longer a player of it: keep the others' view right.
-  if (row->status == lobby::kClosed) announce_closed(*row, "the creator withdrew the match");
+  s_.lobby.leave(call.client.account_id, call.match->id,
+                 [this, id = call.client.id, reply = call.reply](Result<store::MatchRow> row) {
+                   if (!row) return reply.fail(row.failure());
+                   reply.ok(done_envelope());
+                   push_match_updated(*row, id);
+                   announce_closed(*row, "the creator withdrew the match");
+                 });
 }
 
 void Handlers::provide_entropy(Call& call) {

@@ -287,6 +287,11 @@ TEST(HostileInput, MatchRuntimeRequestsAreCheckedThenNotImplementedYet) {
       call(*alice.client, req::create_match("optio/test", true)).match_created().match().match_id();
   v1::ClientEnvelope resign;
   resign.mutable_resign()->set_match_id(id);
+  EXPECT_EQ(error_of(call(*alice.client, resign)), v1::ERROR_NOT_SEATED);  // no entropy yet
+  v1::ClientEnvelope sit;
+  sit.mutable_provide_entropy()->set_match_id(id);
+  sit.mutable_provide_entropy()->set_entropy(client_entropy());
+  ASSERT_TRUE(call(*alice.client, sit).has_done());
   const auto reply = call(*alice.client, resign);
   EXPECT_EQ(error_of(reply), v1::ERROR_NOT_IMPLEMENTED);
   EXPECT_NE(reply.error().message().find("resign"), std::string::npos);
