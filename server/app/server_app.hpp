@@ -34,7 +34,7 @@ struct AppOptions {
   lobby::LobbyOptions lobby;
   int hash_threads = 1;
   std::size_t hash_queue = 64;
-  std::size_t service_queue = 4096;
+  std::size_t service_queue = 1024;  // x max frame bytes: the worst case of its memory
   std::string server_name = "castra-server";
 };
 

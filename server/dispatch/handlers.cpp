@@ -61,6 +61,15 @@ v1::ServerEnvelope done_envelope() {
   return e;
 }
 
+// What a client says about itself, made safe for logs and the admin's list: printable ASCII,
+// no quotes, at most 64 characters.
+std::string printable(const std::string& text) {
+  std::string out;
+  for (char c : text.substr(0, 64))
+    out += (c >= 0x20 && c < 0x7f && c != '"') ? c : '?';
+  return out;
+}
+
 std::string guest_name() {
   unsigned char raw[4];
   randombytes_buf(raw, sizeof raw);
@@ -113,7 +122,7 @@ void Handlers::hello(Call& call) {
   }
   if (hello.major() != static_cast<std::uint32_t>(v1::PROTOCOL_MAJOR)) {
     spdlog::info("event=version_refused connection={} client_major={} client=\"{}\"",
-                 call.client.id, hello.major(), hello.client().substr(0, 64));
+                 call.client.id, hello.major(), printable(hello.client()));
     return call.reply.fail_and_close(
         fail(ErrorCode::kVersionUnsupported,
              "this server speaks protocol " + std::to_string(v1::PROTOCOL_MAJOR) + ".x; you sent " +
@@ -121,7 +130,7 @@ void Handlers::hello(Call& call) {
         net::CloseCode::kProtocolError);
   }
   call.client.greeted = true;
-  call.client.client_name = hello.client().substr(0, 64);
+  call.client.client_name = printable(hello.client());
   if (auto c = call.client.connection.lock()) c->greeted();
   v1::ServerEnvelope e;
   auto* r = e.mutable_hello();

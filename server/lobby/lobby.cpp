@@ -133,13 +133,18 @@ Result<Created> Lobby::create(std::int64_t account, const std::string& scenario_
   auto settings = normalized_settings(std::move(asked));
   if (!settings) return settings.failure();
 
-  std::vector<store::MatchRow> own;
-  if (auto s = matches_.matches_of_player(account, 1000, &own); !s.ok()) {
-    return storage_failure(s, "matches_of_player");
-  }
-  const auto open = std::count_if(own.begin(), own.end(), [&](const store::MatchRow& r) {
-    return r.status == kOpen && r.creator && *r.creator == account;
+  // A count, not the rows: rows carry their scenario.
+  std::int64_t open = 0;
+  const store::Status counted = sql_.read([&](store::Db& db) {
+    store::Status st;
+    store::Statement q =
+        db.prepare("SELECT count(*) FROM matches WHERE creator = ? AND status = 'open'", &st);
+    if (!st.ok()) return st;
+    q.bind(1, account);
+    if (q.step(&st)) open = q.column_int(0);
+    return st;
   });
+  if (!counted.ok()) return storage_failure(counted, "count_open");
   if (open >= options_.max_open_matches_per_account) {
     return fail(ErrorCode::kTooManyMatches,
                 "you have " + std::to_string(open) + " open matches; withdraw one first");

@@ -1,8 +1,6 @@
 // Lobby: creating matches (the one place a match comes into being: seed, commitment, row),
-// listing them, seating players with their dice entropy, withdrawing unstarted matches,
-// operators ending matches, and match chat with per-player mutes. The lobby decides who may
-// do what; the MatchRuntime stores and plays. A match is open once its creator has taken his
-// seat (with his entropy, after seeing the commitment) and starts when a second player joins.
+// listing, seating players with their dice entropy, withdrawing and ending matches, and chat
+// with per-player mutes. It decides who may do what; the MatchRuntime stores and plays.
 // Service thread only; `done` callbacks run on the service thread too.
 #pragma once
 

@@ -1,10 +1,8 @@
-// MatchRuntime: where the lobby hands matches to the match runtime: the lobby checks who may
-// do what, the runtime stores and plays. create() stores a new match (creator known, no seat
-// taken); seat() gives a player his side together with his dice entropy, and the match starts
-// when the second seat is taken; end() ends it without an outcome (a withdrawal, an operator).
-// Part 2's runtime (server/runtime: Runtime::create, MatchHost::seat and abort) implements
-// this; until then LobbyOnlyRuntime writes the rows and plays nothing. Called on the service
-// thread; `done` may run on any thread (the store's writer's included).
+// MatchRuntime: the lobby's one hook into the match runtime: the lobby decides who may do
+// what, the runtime stores and plays (create, seat with entropy, end). Part 2's runtime
+// (server/runtime: Runtime::create, MatchHost::seat, abort) implements it; until then
+// LobbyOnlyRuntime writes rows and plays nothing. Called on the service thread; `done` may run
+// on any thread (the store writer's included).
 #pragma once
 
 #include <cstdint>
