@@ -1,12 +1,21 @@
-// castra-server: flags and config, logging, the database, then the network until SIGTERM.
-#include <CLI/CLI.hpp>
+// castra-server: flags and config, logging, the database, the application, then the network
+// until SIGTERM. `castra-server admin ...` instead sends one command to a running server's
+// local admin socket.
+#include <sodium.h>
 #include <spdlog/sinks/stdout_sinks.h>
 #include <spdlog/spdlog.h>
+#include <CLI/CLI.hpp>
 
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <vector>
 
+#include "server/accounts/passwords.hpp"
+#include "server/admin/admin_client.hpp"
+#include "server/app/server_app.hpp"
+#include "server/app/sql_access.hpp"
+#include "server/lobby/scenarios.hpp"
 #include "server/net/network.hpp"
 #include "server/store/backup.hpp"
 #include "server/store/database.hpp"
@@ -15,40 +24,42 @@
 namespace {
 
 struct Flags {
-  castra::net::NetOptions net;
+  castra::server::AppOptions app;
   std::string data_dir = "./data";
   std::string durability = "full";
   std::string log_level = "info";
   std::string port_file;
   std::string backup_file;
+  std::string scenarios_dir;
+  std::string admin_socket;  // default: <data-dir>/admin.sock
+  bool no_admin_socket = false;
+  int session_ttl_days = 30;
+  std::vector<std::string> admin_words;
 };
 
-}  // namespace
+std::string default_scenarios_dir() {
+  std::error_code ec;
+  if (std::filesystem::is_directory(CASTRA_SOURCE_SCENARIOS, ec)) return CASTRA_SOURCE_SCENARIOS;
+  return "/usr/share/castra/scenarios";
+}
 
-int main(int argc, char** argv) {
-  Flags flags;
-  CLI::App app{"castra-server: the authoritative server for Optio and Ancient STAND!"};
-  app.set_config("--config", "", "Read flags from a TOML/INI config file");
-  app.add_option("--address", flags.net.address, "Address to listen on")->capture_default_str();
-  app.add_option("--port", flags.net.port, "Port to listen on (0: any free port)")
-      ->capture_default_str();
+void add_server_flags(CLI::App& app, Flags& flags) {
+  auto& net = flags.app.net;
+  auto& acc = flags.app.accounts;
+  app.add_option("--address", net.address, "Address to listen on")->capture_default_str();
+  app.add_option("--port", net.port, "Port to listen on (0: any free port)")->capture_default_str();
   app.add_option("--data-dir", flags.data_dir, "Directory of the SQLite database")
       ->capture_default_str();
   app.add_option("--durability", flags.durability,
                  "full: acknowledged commands survive power loss; normal: a process crash only")
       ->check(CLI::IsMember({"full", "normal"}))
       ->capture_default_str();
-  app.add_option("--threads", flags.net.threads, "Network threads")
+  app.add_option("--threads", net.threads, "Network threads")
       ->check(CLI::Range(1, 64))
       ->capture_default_str();
-  app.add_option("--max-frame-bytes", flags.net.max_frame_bytes, "Largest WebSocket message")
-      ->capture_default_str();
-  app.add_option("--idle-timeout", flags.net.idle_timeout_seconds,
-                 "Seconds of silence before a WebSocket is pinged, then dropped")
-      ->capture_default_str();
-  app.add_option("--shutdown-grace", flags.net.shutdown_grace_seconds,
-                 "Seconds to let sessions close on SIGTERM")
-      ->capture_default_str();
+  app.add_option("--scenarios", flags.scenarios_dir,
+                 "Directory of scenario files (<dir>/optio/*.json, <dir>/stand/*.json)")
+      ->default_str(default_scenarios_dir());
   app.add_option("--log-level", flags.log_level, "trace, debug, info, warn or error")
       ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error"}))
       ->capture_default_str();
@@ -57,13 +68,121 @@ int main(int argc, char** argv) {
   app.add_option("--backup", flags.backup_file,
                  "Copy the database to FILE (consistent, even while a server runs on it), then "
                  "exit; restoring is copying the file back (docs/operations.md)");
+
+  // Limits (docs/protocol.md, "Limits").
+  app.add_option("--max-frame-bytes", net.max_frame_bytes, "Largest WebSocket message")
+      ->capture_default_str();
+  app.add_option("--messages-per-second", net.messages_per_second,
+                 "Messages a client may send per second, on average")
+      ->capture_default_str();
+  app.add_option("--message-burst", net.message_burst, "... and in a burst")->capture_default_str();
+  app.add_option("--max-connections-per-address", net.max_connections_per_address,
+                 "WebSockets open at once from one client address")
+      ->capture_default_str();
+  app.add_option("--max-queued-frames", net.max_queued_frames,
+                 "Outbound frames queued for a client before it is dropped as a slow reader")
+      ->capture_default_str();
+  app.add_option("--max-queued-bytes", net.max_queued_bytes,
+                 "Outbound bytes queued for a client before it is dropped as a slow reader")
+      ->capture_default_str();
+  app.add_option("--handshake-timeout", net.handshake_timeout_seconds,
+                 "Seconds for TLS, the WebSocket upgrade, and then the Hello")
+      ->capture_default_str();
+  app.add_option("--idle-timeout", net.idle_timeout_seconds,
+                 "Seconds of silence before a WebSocket is pinged, then dropped")
+      ->capture_default_str();
+  app.add_option("--close-timeout", net.close_timeout_seconds,
+                 "Seconds a closing client gets before it is cut off")
+      ->capture_default_str();
+  app.add_option("--shutdown-grace", net.shutdown_grace_seconds,
+                 "Seconds to let sessions close on SIGTERM")
+      ->capture_default_str();
+  app.add_option("--service-queue", flags.app.service_queue,
+                 "Requests waiting for the service thread before ERROR_SERVER_BUSY")
+      ->capture_default_str();
+
+  // TLS and proxies.
+  app.add_option("--tls-cert", net.tls_cert_file, "PEM certificate chain: serve wss:// only");
+  app.add_option("--tls-key", net.tls_key_file, "PEM private key of --tls-cert");
+  app.add_option("--trusted-proxy", net.trusted_proxies,
+                 "A proxy address whose X-Forwarded-For is believed (repeatable)");
+
+  // Accounts.
+  app.add_option("--argon2-opslimit", acc.cost.ops_limit, "Argon2id passes")->capture_default_str();
+  app.add_option("--argon2-memlimit", acc.cost.mem_limit, "Argon2id memory in bytes")
+      ->capture_default_str();
+  app.add_option("--hash-threads", flags.app.hash_threads, "Password hashing threads")
+      ->check(CLI::Range(1, 16))
+      ->capture_default_str();
+  app.add_option("--hash-queue", flags.app.hash_queue,
+                 "Password operations waiting before ERROR_SERVER_BUSY")
+      ->capture_default_str();
+  app.add_option("--max-login-failures", acc.max_failures,
+                 "Consecutive failed logins that lock an account")
+      ->check(CLI::Range(1, 1000))
+      ->capture_default_str();
+  app.add_option("--lockout-seconds", acc.lockout_seconds, "How long a locked account waits")
+      ->capture_default_str();
+  app.add_option("--session-ttl-days", flags.session_ttl_days, "Lifetime of a session token")
+      ->check(CLI::Range(1, 365))
+      ->capture_default_str();
+  app.add_option("--max-open-matches", flags.app.lobby.max_open_matches_per_account,
+                 "Open matches one account may have")
+      ->capture_default_str();
+
+  // Operators.
+  app.add_option("--admin-socket", flags.admin_socket,
+                 "Unix socket of the admin commands (default: <data-dir>/admin.sock)");
+  app.add_flag("--no-admin-socket", flags.no_admin_socket, "Serve no admin socket");
+}
+
+std::string admin_socket_path(const Flags& flags) {
+  return flags.admin_socket.empty()
+             ? (std::filesystem::path(flags.data_dir) / "admin.sock").string()
+             : flags.admin_socket;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Flags flags;
+  CLI::App app{"castra-server: the authoritative server for Optio and Ancient STAND!"};
+  app.set_config("--config", "", "Read flags from a TOML/INI config file");
+  add_server_flags(app, flags);
+  CLI::App* admin = app.add_subcommand(
+      "admin", "Send one command to the running server's admin socket (try: admin help)");
+  admin->fallthrough();
+  admin
+      ->add_option("command", flags.admin_words,
+                   "connections | ban NAME [REASON] | unban "
+                   "NAME | end-match ID [REASON] | help")
+      ->required();
   CLI11_PARSE(app, argc, argv);
+
+  if (admin->parsed()) {
+    std::string line;
+    for (const auto& w : flags.admin_words)
+      line += (line.empty() ? "" : " ") + w;
+    return castra::admin::run_admin_client(admin_socket_path(flags), line);
+  }
 
   auto logger = spdlog::stdout_logger_mt("castra");
   logger->set_pattern("%Y-%m-%dT%H:%M:%S.%fZ level=%l %v", spdlog::pattern_time_type::utc);
   spdlog::set_default_logger(logger);
   spdlog::set_level(spdlog::level::from_str(flags.log_level));
   spdlog::flush_on(spdlog::level::info);
+
+  if (sodium_init() < 0) {
+    spdlog::error("event=sodium_failed");
+    return 2;
+  }
+  if (!castra::accounts::valid_cost(flags.app.accounts.cost)) {
+    spdlog::error("event=bad_flag flag=argon2 error=\"cost out of libsodium's range\"");
+    return 2;
+  }
+  flags.app.accounts.session_ttl_seconds = flags.session_ttl_days * 24 * 3600;
+  if (flags.scenarios_dir.empty()) flags.scenarios_dir = default_scenarios_dir();
+  flags.app.server_name = "castra-server/" CASTRA_VERSION;
 
   const std::string db_path = (std::filesystem::path(flags.data_dir) / "castra.db").string();
   if (!flags.backup_file.empty()) {
@@ -101,14 +220,21 @@ int main(int argc, char** argv) {
   spdlog::info("event=database_ready path={} schema_version={} durability={}", db_path,
                store->schema_version(), flags.durability);
 
-  const int code = castra::net::run_network(flags.net, [&](std::uint16_t port) {
-    spdlog::info("event=listening address={} port={}", flags.net.address, port);
-    if (!flags.port_file.empty()) {
-      const std::string tmp = flags.port_file + ".tmp";
-      std::ofstream(tmp) << port << "\n";
-      std::filesystem::rename(tmp, flags.port_file, fs_error);
-    }
-  });
+  if (!flags.no_admin_socket) flags.app.net.admin_socket = admin_socket_path(flags);
+  castra::server::StoreSqlAccess sql(*store);
+  int code = 0;
+  {
+    castra::server::ServerApp application(
+        flags.app, *store, sql, castra::lobby::Scenarios::load(flags.scenarios_dir), nullptr);
+    code = castra::net::run_network(flags.app.net, application, [&](std::uint16_t port) {
+      spdlog::info("event=listening address={} port={}", flags.app.net.address, port);
+      if (!flags.port_file.empty()) {
+        const std::string tmp = flags.port_file + ".tmp";
+        std::ofstream(tmp) << port << "\n";
+        std::filesystem::rename(tmp, flags.port_file, fs_error);
+      }
+    });
+  }
   // Every write already queued is committed before the process ends (SIGTERM included).
   if (const castra::store::Status s = store->flush(); !s.ok()) {
     spdlog::error("event=store_flush_failed error=\"{}\"", s.message);

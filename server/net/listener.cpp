@@ -6,6 +6,7 @@
 #include <boost/asio/strand.hpp>
 
 #include "server/net/http_session.hpp"
+#include "server/net/websocket_session.hpp"
 
 namespace castra::net {
 
@@ -13,9 +14,12 @@ namespace beast = boost::beast;
 using tcp = boost::asio::ip::tcp;
 
 Listener::Listener(boost::asio::io_context& ioc, std::shared_ptr<SharedState> state,
-                   const NetOptions& options)
-    : ioc_(ioc), acceptor_(boost::asio::make_strand(ioc)), state_(std::move(state)),
-      options_(options) {}
+                   boost::asio::ssl::context* tls)
+    : ioc_(ioc),
+      acceptor_(boost::asio::make_strand(ioc)),
+      backoff_(acceptor_.get_executor()),
+      state_(std::move(state)),
+      tls_(tls) {}
 
 bool Listener::open(const tcp::endpoint& endpoint, beast::error_code& ec) {
   acceptor_.open(endpoint.protocol(), ec);
@@ -25,14 +29,19 @@ bool Listener::open(const tcp::endpoint& endpoint, beast::error_code& ec) {
   return !ec;
 }
 
-std::uint16_t Listener::port() const { return acceptor_.local_endpoint().port(); }
+std::uint16_t Listener::port() const {
+  return acceptor_.local_endpoint().port();
+}
 
-void Listener::run() { do_accept(); }
+void Listener::run() {
+  do_accept();
+}
 
 void Listener::stop() {
   boost::asio::dispatch(acceptor_.get_executor(), [self = shared_from_this()] {
     beast::error_code ec;
     self->acceptor_.close(ec);
+    self->backoff_.cancel();
   });
 }
 
@@ -44,9 +53,20 @@ void Listener::do_accept() {
 void Listener::on_accept(beast::error_code ec, tcp::socket socket) {
   if (ec == boost::asio::error::operation_aborted) return;  // stopped
   if (ec) {
+    // Out of descriptors, typically: try again shortly rather than spin.
     spdlog::warn("event=accept_error error=\"{}\"", ec.message());
-  } else if (!state_->shutting_down()) {
-    std::make_shared<HttpSession>(std::move(socket), state_, options_)->run();
+    backoff_.expires_after(std::chrono::milliseconds(100));
+    backoff_.async_wait([self = shared_from_this()](boost::system::error_code e) {
+      if (!e && self->acceptor_.is_open()) self->do_accept();
+    });
+    return;
+  }
+  if (!state_->shutting_down()) {
+    if (tls_ != nullptr) {
+      std::make_shared<HttpSession<TlsStream>>(TlsStream(std::move(socket), *tls_), state_)->run();
+    } else {
+      std::make_shared<HttpSession<PlainStream>>(PlainStream(std::move(socket)), state_)->run();
+    }
   }
   if (acceptor_.is_open()) do_accept();
 }

@@ -2,7 +2,16 @@
 
 #include <vector>
 
+#include "server/net/forwarded.hpp"
+
 namespace castra::net {
+
+SharedState::SharedState(const NetOptions& options, Application& application)
+    : options_(options), application_(application) {
+  for (const auto& p : options.trusted_proxies) {
+    trusted_proxies_.insert(canonical_address(p).value_or(p));
+  }
+}
 
 void SharedState::join(const void* key, std::weak_ptr<Closable> session) {
   std::lock_guard lock(mutex_);
@@ -24,6 +33,28 @@ bool SharedState::shutting_down() const {
   return shutting_down_;
 }
 
+std::uint64_t SharedState::next_connection_id() {
+  std::lock_guard lock(mutex_);
+  return next_id_++;
+}
+
+bool SharedState::add_address(const std::string& address) {
+  std::lock_guard lock(mutex_);
+  int& n = per_address_[address];
+  if (n >= options_.max_connections_per_address) {
+    if (n == 0) per_address_.erase(address);
+    return false;
+  }
+  ++n;
+  return true;
+}
+
+void SharedState::remove_address(const std::string& address) {
+  std::lock_guard lock(mutex_);
+  auto it = per_address_.find(address);
+  if (it != per_address_.end() && --it->second <= 0) per_address_.erase(it);
+}
+
 void SharedState::shut_down_all() {
   std::vector<std::shared_ptr<Closable>> open;
   {
@@ -34,7 +65,8 @@ void SharedState::shut_down_all() {
     }
   }
   // Outside the lock: a session may leave() while it closes.
-  for (auto& s : open) s->shut_down();
+  for (auto& s : open)
+    s->shut_down();
 }
 
 }  // namespace castra::net

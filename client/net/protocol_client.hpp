@@ -1,0 +1,74 @@
+// ProtocolClient: the Castra protocol over a WsClient: request ids, the Hello handshake,
+// waiting for the reply to one request while keeping the pushes that arrive meanwhile, and
+// small builders for the common requests. Shared by the SDL client, bots and the integration
+// tests. Blocking calls with timeouts; one thread uses it at a time.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "client/net/ws_client.hpp"
+#include "proto/castra/v1/protocol.pb.h"
+
+namespace castra::client {
+
+class ProtocolClient {
+ public:
+  static std::unique_ptr<ProtocolClient> connect(std::string_view url,
+                                                 std::chrono::milliseconds timeout,
+                                                 std::string* error,
+                                                 const ClientOptions& options = ClientOptions());
+
+  // Sends `request` with the next request id (unless it has one); that id, or nullopt.
+  std::optional<std::uint64_t> send(castra::v1::ClientEnvelope request, std::string* error);
+  // The reply to `request_id`; pushes that arrive first are kept for next_push(). nullopt on
+  // timeout or close (`error` says which).
+  std::optional<castra::v1::ServerEnvelope> wait_reply(std::uint64_t request_id,
+                                                       std::chrono::milliseconds timeout,
+                                                       std::string* error);
+  // send() then wait_reply().
+  std::optional<castra::v1::ServerEnvelope> call(castra::v1::ClientEnvelope request,
+                                                 std::chrono::milliseconds timeout,
+                                                 std::string* error);
+  // The next push (request_id 0), kept or new.
+  std::optional<castra::v1::ServerEnvelope> next_push(std::chrono::milliseconds timeout,
+                                                      std::string* error);
+  // Any next frame, reply or push, bypassing the kept pushes (tests of error pushes).
+  std::optional<castra::v1::ServerEnvelope> next_frame(std::chrono::milliseconds timeout,
+                                                       std::string* error);
+
+  // Hello with this client's protocol version; the HelloResult, or nullopt.
+  std::optional<castra::v1::HelloResult> hello(std::chrono::milliseconds timeout,
+                                               std::string* error);
+
+  WsClient& socket() { return *ws_; }
+
+ private:
+  explicit ProtocolClient(std::unique_ptr<WsClient> ws) : ws_(std::move(ws)) {}
+
+  std::unique_ptr<WsClient> ws_;
+  std::uint64_t next_id_ = 1;
+  std::deque<castra::v1::ServerEnvelope> pushes_;
+};
+
+// Builders for the common requests (request_id left 0: send() assigns one).
+namespace requests {
+castra::v1::ClientEnvelope register_account(const std::string& name, const std::string& password);
+castra::v1::ClientEnvelope login(const std::string& name, const std::string& password);
+castra::v1::ClientEnvelope logout();
+castra::v1::ClientEnvelope guest();
+castra::v1::ClientEnvelope create_match(const std::string& scenario, bool spectators,
+                                        bool is_private = false);
+castra::v1::ClientEnvelope list_matches(castra::v1::MatchStatus status, std::uint32_t limit = 0);
+castra::v1::ClientEnvelope join_match(const std::string& match_id, const std::string& entropy,
+                                      const std::string& code = "");
+castra::v1::ClientEnvelope subscribe(const std::string& match_id);
+castra::v1::ClientEnvelope chat(const std::string& match_id, castra::v1::ChatChannel channel,
+                                const std::string& text);
+}  // namespace requests
+
+}  // namespace castra::client

@@ -1,0 +1,74 @@
+// Handlers: the domain work of each request kind, after the Dispatcher's checks, and the
+// pushes that follow (chat, lobby updates). Protobuf stops here: handlers turn requests into
+// calls on Accounts and Lobby and their results into replies. Service thread only.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "server/accounts/accounts.hpp"
+#include "server/dispatch/clients.hpp"
+#include "server/dispatch/dispatcher.hpp"
+#include "server/lobby/lobby.hpp"
+#include "server/net/network.hpp"
+
+namespace castra::dispatch {
+
+struct Services {
+  Clients& clients;
+  accounts::Accounts& accounts;
+  lobby::Lobby& lobby;
+  const lobby::Scenarios& scenarios;
+  server::Metrics& metrics;
+  const net::NetOptions& net;
+  std::string server_name;  // "castra-server/0.1.0"
+};
+
+class Handlers {
+ public:
+  explicit Handlers(Services services) : s_(std::move(services)) {}
+
+  void hello(Call& call);
+  void register_account(Call& call);
+  void login(Call& call);
+  void resume_session(Call& call);
+  void guest_login(Call& call);
+  void logout(Call& call);
+  void change_password(Call& call);
+  void ping(Call& call);
+
+  void list_scenarios(Call& call);
+  void create_match(Call& call);
+  void list_matches(Call& call);
+  void my_matches(Call& call);
+  void join_match(Call& call);
+  void leave_match(Call& call);
+  void provide_entropy(Call& call);
+  void subscribe_match(Call& call);
+  void unsubscribe_match(Call& call);
+  void send_chat(Call& call);
+  void chat_history(Call& call);
+  void mute_spectator(Call& call);
+
+  // Part 2's requests: checked by the dispatcher, answered ERROR_NOT_IMPLEMENTED.
+  void not_implemented(Call& call);
+
+  // Operators' actions (server/admin), also service thread.
+  // Closes every connection of the account with a Notice; returns how many.
+  int disconnect_account(std::int64_t account_id, server::ErrorCode code, const std::string& text);
+  // Tells both players and the room that `row` ended without an outcome.
+  void announce_closed(const store::MatchRow& row, const std::string& text);
+
+  castra::v1::MatchSummary summary(const store::MatchRow& row, std::int64_t viewer);
+
+ private:
+  void sign_in_reply(std::uint64_t client_id, const Reply& reply,
+                     const server::Result<accounts::SignedIn>& result, bool show_token);
+  // MatchUpdated to every connection of both players, except `except` (the requester).
+  void push_match_updated(const store::MatchRow& row, std::uint64_t except);
+  void push_chat(const store::MatchRow& row, const lobby::ChatLine& line);
+
+  Services s_;
+};
+
+}  // namespace castra::dispatch

@@ -1,0 +1,113 @@
+// Lobby: creating matches (the one place a match comes into being: seed, commitment, row),
+// listing, seating players with their dice entropy, withdrawing and ending matches, and chat
+// with per-player mutes. It decides who may do what; the MatchRuntime stores and plays.
+// Service thread only; `done` callbacks run on the service thread too.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "proto/castra/v1/match.pb.h"
+#include "server/app/failure.hpp"
+#include "server/app/metrics.hpp"
+#include "server/app/sql_access.hpp"
+#include "server/lobby/chat_store.hpp"
+#include "server/lobby/match_runtime.hpp"
+#include "server/lobby/scenarios.hpp"
+#include "server/store/match_store.hpp"
+
+namespace castra::lobby {
+
+using Post = std::function<void(std::function<void()>)>;
+
+struct LobbyOptions {
+  int max_open_matches_per_account = 10;
+};
+
+// The row's status strings (migrations/0002_matches.sql).
+inline constexpr const char* kOpen = "open";
+inline constexpr const char* kLive = "live";
+inline constexpr const char* kFinished = "finished";
+inline constexpr const char* kClosed = "closed";
+
+struct Created {
+  store::MatchRow row;
+  std::string invitation_code;  // private matches
+};
+
+// 0 for side A, 1 for side B, nullopt when `account` has no seat in `row`.
+std::optional<int> seat_of(const store::MatchRow& row, std::int64_t account);
+// The side the creator chose (or drew), whether or not he has taken it yet.
+int creator_side(const castra::v1::MatchSettings& settings);
+bool to_act(const store::MatchRow& row, int side);
+// The settings a client asked for, checked and with defaults filled in (docs/protocol.md).
+server::Result<castra::v1::MatchSettings> normalized_settings(castra::v1::MatchSettings settings);
+// Match ids are 32 lower-case hex digits (128 random bits).
+bool well_formed_match_id(const std::string& id);
+
+class Lobby {
+ public:
+  Lobby(store::MatchStore& matches, const Scenarios& scenarios, ChatStore& chat,
+        MatchRuntime& runtime, server::SqlAccess& sql, Post to_service, LobbyOptions options,
+        server::Metrics* metrics);
+
+  using RowDone = std::function<void(server::Result<store::MatchRow>)>;
+
+  server::Result<Created> create(std::int64_t account, const std::string& scenario,
+                                 castra::v1::MatchSettings settings, bool is_private);
+  std::vector<store::MatchRow> list(const std::string& status, const std::string& ruleset,
+                                    int limit);
+  // The account's matches, those where it has to act first, then the newest.
+  std::vector<store::MatchRow> mine(std::int64_t account, int limit);
+  // nullopt when there is none (or the store failed: logged).
+  std::optional<store::MatchRow> find(const std::string& match_id);
+  castra::v1::MatchSettings settings_of(const store::MatchRow& row) const;
+
+  // The creator takes his side with his entropy: the match is listed from now on.
+  void provide_entropy(std::int64_t account, const std::string& match_id,
+                       const std::string& entropy, RowDone done);
+  // A second player takes the other side with his entropy: the match starts.
+  void join(std::int64_t account, const std::string& match_id, const std::string& code,
+            const std::string& entropy, RowDone done);
+  // The creator withdraws a match that has not started: it is closed.
+  void leave(std::int64_t account, const std::string& match_id, RowDone done);
+  void end_by_operator(const std::string& match_id, const std::string& reason, RowDone done);
+  // Checks a private match's code (public matches need none).
+  bool invitation_ok(const store::MatchRow& row, const std::string& code) const;
+
+  server::Result<ChatLine> post_chat(const store::MatchRow& row, Channel channel,
+                                     std::int64_t author_id, const std::string& author,
+                                     const std::string& text);
+  server::Result<std::vector<ChatLine>> chat_history(const std::string& match_id, Channel channel,
+                                                     std::int64_t before_id, int limit);
+  server::Result<server::Ok> mute(const std::string& match_id, std::int64_t player,
+                                  const std::string& name, bool muted);
+  // Whether `player` has muted the spectator named `author` in `match_id`.
+  bool muted(const std::string& match_id, std::int64_t player, const std::string& author);
+
+  // Recounts matches by status into the metrics.
+  void refresh_counts();
+
+ private:
+  void seat(const store::MatchRow& row, int side, std::int64_t account, const std::string& entropy,
+            RowDone done);
+  void end(const store::MatchRow& row, const std::string& reason, RowDone done);
+
+  store::MatchStore& matches_;
+  const Scenarios& scenarios_;
+  ChatStore& chat_;
+  MatchRuntime& runtime_;
+  server::SqlAccess& sql_;
+  Post to_service_;
+  LobbyOptions options_;
+  server::Metrics* metrics_;
+  std::set<std::string> busy_;  // matches with a write in flight
+  std::map<std::pair<std::string, std::int64_t>, std::set<std::string>> mutes_;  // cache
+};
+
+}  // namespace castra::lobby

@@ -1,0 +1,36 @@
+// Scenarios: the built-in battles the lobby offers, read once at start-up from
+// <dir>/optio/*.json and <dir>/stand/*.json (castra.v1.ScenarioFile in protobuf's JSON
+// mapping). Immutable after load: any thread may read.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace castra::lobby {
+
+struct ScenarioEntry {
+  std::string name;           // "optio/training": folder and file stem
+  std::string ruleset;        // "optio" or "stand"
+  std::string rules_version;  // the rules data a new match of it begins with
+  std::string bytes;          // castra.v1.ScenarioFile, binary
+};
+
+// The rule sets the server knows and the version a new match uses: the one place outside the
+// match runtime that names them.
+std::optional<std::string> current_rules_version(const std::string& ruleset);
+
+class Scenarios {
+ public:
+  // Loads every readable scenario; a file that does not parse is skipped with a warning.
+  static Scenarios load(const std::string& dir);
+  const ScenarioEntry* find(const std::string& name) const;
+  std::vector<const ScenarioEntry*> list(const std::string& ruleset) const;
+  std::size_t size() const { return entries_.size(); }
+
+ private:
+  std::map<std::string, ScenarioEntry> entries_;
+};
+
+}  // namespace castra::lobby

@@ -1,0 +1,99 @@
+#include "tests/server/protocol_support.hpp"
+
+#include <signal.h>
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+namespace castra::testing {
+
+std::vector<std::string> test_flags(std::vector<std::string> extra) {
+  std::vector<std::string> flags = {"--argon2-opslimit", "1",
+                                    "--argon2-memlimit", "8192",
+                                    "--scenarios",       source_dir() + "/tests/data/scenarios",
+                                    "--log-level",       "debug"};
+  flags.insert(flags.end(), extra.begin(), extra.end());
+  return flags;
+}
+
+std::unique_ptr<client::ProtocolClient> greeted_client(const std::string& url,
+                                                       const client::ClientOptions& options) {
+  std::string error;
+  auto c = client::ProtocolClient::connect(url, 5s, &error, options);
+  if (!c) {
+    ADD_FAILURE() << "connect " << url << ": " << error;
+    return nullptr;
+  }
+  if (!c->hello(5s, &error)) {
+    ADD_FAILURE() << "hello: " << error;
+    return nullptr;
+  }
+  return c;
+}
+
+v1::ServerEnvelope call(client::ProtocolClient& c, v1::ClientEnvelope request) {
+  std::string error;
+  auto reply = c.call(std::move(request), 10s, &error);
+  if (!reply) {
+    ADD_FAILURE() << "no reply: " << error;
+    return {};
+  }
+  return *reply;
+}
+
+Player registered(const std::string& url, const std::string& name) {
+  Player p;
+  p.name = name;
+  p.client = greeted_client(url);
+  if (!p.client) return p;
+  const auto reply = call(*p.client, client::requests::register_account(name, name + "-password"));
+  EXPECT_TRUE(reply.has_session()) << reply.DebugString();
+  p.token = reply.session().token();
+  return p;
+}
+
+v1::ErrorCode error_of(const v1::ServerEnvelope& e) {
+  return e.has_error() ? e.error().code() : v1::ERROR_UNSPECIFIED;
+}
+
+std::string client_entropy() {
+  static int counter = 0;
+  std::string e(32, '\0');
+  for (std::size_t i = 0; i < e.size(); ++i)
+    e[i] = static_cast<char>(i * 7 + ++counter);
+  return e;
+}
+
+bool server_alive(const ServerProcess& server) {
+  return server.pid() > 0 && kill(server.pid(), 0) == 0 &&
+         http_get(server.port(), "/healthz").status == 200;
+}
+
+long rss_kib(pid_t pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/status");
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind("VmRSS:", 0) == 0) return std::stol(line.substr(6));
+  }
+  return 0;
+}
+
+std::string admin(const ServerProcess& server, const std::string& command, int* exit_code) {
+  const std::string shell = binary_dir() + "/server/castra-server admin --data-dir " +
+                            server.data_dir() + " " + command + " 2>&1";
+  FILE* pipe = popen(shell.c_str(), "r");
+  if (pipe == nullptr) return "";
+  std::string out;
+  std::array<char, 4096> buf;
+  std::size_t n = 0;
+  while ((n = fread(buf.data(), 1, buf.size(), pipe)) > 0)
+    out.append(buf.data(), n);
+  const int status = pclose(pipe);
+  if (exit_code != nullptr) *exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return out;
+}
+
+}  // namespace castra::testing

@@ -1,0 +1,315 @@
+// The server's pieces in process: the error codes and the dispatch table against the schema,
+// forwarded addresses, the rate limiter, the bounded queues, accounts (hashing, lockout,
+// tokens) and the lobby (creation, commitments, "my matches") on a real SQLite file.
+#include <gtest/gtest.h>
+#include <sodium.h>
+
+#include <atomic>
+#include <condition_variable>
+#include <filesystem>
+#include <future>
+#include <mutex>
+
+#include "common/match/fair_dice.hpp"
+#include "proto/castra/v1/protocol.pb.h"
+#include "server/accounts/accounts.hpp"
+#include "server/app/sql_access.hpp"
+#include "server/app/task_queue.hpp"
+#include "server/dispatch/dispatcher.hpp"
+#include "server/lobby/lobby.hpp"
+#include "server/net/forwarded.hpp"
+#include "server/net/rate_limiter.hpp"
+#include "server/store/database.hpp"
+#include "server/store/sqlite_match_store.hpp"
+
+namespace castra {
+namespace {
+
+namespace v1 = castra::v1;
+using server::ErrorCode;
+
+TEST(ErrorCodes, MirrorTheProtocolsEnumNameForName) {
+  const std::vector<std::pair<ErrorCode, std::string>> kMirror = {
+      {ErrorCode::kMalformed, "ERROR_MALFORMED"},
+      {ErrorCode::kUnknownMessage, "ERROR_UNKNOWN_MESSAGE"},
+      {ErrorCode::kVersionUnsupported, "ERROR_VERSION_UNSUPPORTED"},
+      {ErrorCode::kHandshakeRequired, "ERROR_HANDSHAKE_REQUIRED"},
+      {ErrorCode::kInvalidRequest, "ERROR_INVALID_REQUEST"},
+      {ErrorCode::kFrameTooLarge, "ERROR_FRAME_TOO_LARGE"},
+      {ErrorCode::kRateLimited, "ERROR_RATE_LIMITED"},
+      {ErrorCode::kTooManyConnections, "ERROR_TOO_MANY_CONNECTIONS"},
+      {ErrorCode::kServerBusy, "ERROR_SERVER_BUSY"},
+      {ErrorCode::kNotImplemented, "ERROR_NOT_IMPLEMENTED"},
+      {ErrorCode::kInternal, "ERROR_INTERNAL"},
+      {ErrorCode::kShuttingDown, "ERROR_SHUTTING_DOWN"},
+      {ErrorCode::kAlreadyGreeted, "ERROR_ALREADY_GREETED"},
+      {ErrorCode::kNotAuthenticated, "ERROR_NOT_AUTHENTICATED"},
+      {ErrorCode::kAlreadyAuthenticated, "ERROR_ALREADY_AUTHENTICATED"},
+      {ErrorCode::kGuestNotAllowed, "ERROR_GUEST_NOT_ALLOWED"},
+      {ErrorCode::kBadCredentials, "ERROR_BAD_CREDENTIALS"},
+      {ErrorCode::kAccountLocked, "ERROR_ACCOUNT_LOCKED"},
+      {ErrorCode::kAccountBanned, "ERROR_ACCOUNT_BANNED"},
+      {ErrorCode::kNameTaken, "ERROR_NAME_TAKEN"},
+      {ErrorCode::kNameInvalid, "ERROR_NAME_INVALID"},
+      {ErrorCode::kPasswordInvalid, "ERROR_PASSWORD_INVALID"},
+      {ErrorCode::kSessionInvalid, "ERROR_SESSION_INVALID"},
+      {ErrorCode::kMatchNotFound, "ERROR_MATCH_NOT_FOUND"},
+      {ErrorCode::kScenarioNotFound, "ERROR_SCENARIO_NOT_FOUND"},
+      {ErrorCode::kMatchFull, "ERROR_MATCH_FULL"},
+      {ErrorCode::kMatchNotOpen, "ERROR_MATCH_NOT_OPEN"},
+      {ErrorCode::kAlreadySeated, "ERROR_ALREADY_SEATED"},
+      {ErrorCode::kNotSeated, "ERROR_NOT_SEATED"},
+      {ErrorCode::kBadInvitation, "ERROR_BAD_INVITATION"},
+      {ErrorCode::kSpectatorsNotAllowed, "ERROR_SPECTATORS_NOT_ALLOWED"},
+      {ErrorCode::kNotSubscribed, "ERROR_NOT_SUBSCRIBED"},
+      {ErrorCode::kTooManyMatches, "ERROR_TOO_MANY_MATCHES"},
+      {ErrorCode::kEntropyAlreadyGiven, "ERROR_ENTROPY_ALREADY_GIVEN"},
+      {ErrorCode::kNotYourTurn, "ERROR_NOT_YOUR_TURN"},
+      {ErrorCode::kMatchNotLive, "ERROR_MATCH_NOT_LIVE"},
+      {ErrorCode::kNoDrawOffer, "ERROR_NO_DRAW_OFFER"},
+      {ErrorCode::kClaimTooEarly, "ERROR_CLAIM_TOO_EARLY"},
+      {ErrorCode::kSequenceGap, "ERROR_SEQUENCE_GAP"},
+  };
+  for (const auto& [code, name] : kMirror) {
+    EXPECT_EQ(v1::ErrorCode_Name(static_cast<v1::ErrorCode>(code)), name);
+  }
+  // Every wire code but ERROR_UNSPECIFIED has its mirror (reserved numbers are not values).
+  EXPECT_EQ(static_cast<int>(kMirror.size()) + 1, v1::ErrorCode_descriptor()->value_count());
+}
+
+TEST(DispatchTable, HasOneRouteForEveryRequestKind) {
+  const auto* body = v1::ClientEnvelope::descriptor()->FindOneofByName("body");
+  ASSERT_NE(body, nullptr);
+  std::set<int> routed;
+  std::set<std::string> names;
+  for (const auto& route : dispatch::routes()) {
+    EXPECT_TRUE(routed.insert(static_cast<int>(route.kind)).second) << route.name;
+    EXPECT_TRUE(names.insert(route.name).second) << route.name;
+    EXPECT_NE(route.handle, nullptr) << route.name;
+    EXPECT_EQ(route.match == dispatch::MatchCheck::kNone, route.match_id == nullptr) << route.name;
+  }
+  for (int i = 0; i < body->field_count(); ++i) {
+    EXPECT_EQ(routed.count(body->field(i)->number()), 1u) << body->field(i)->name();
+  }
+  EXPECT_EQ(routed.size(), static_cast<std::size_t>(body->field_count()));
+}
+
+TEST(ForwardedAddress, IsBelievedOnlyFromATrustedProxy) {
+  const std::set<std::string> proxies = {"10.0.0.1"};
+  EXPECT_EQ(net::client_address("192.0.2.5", "203.0.113.7", proxies), "192.0.2.5");
+  EXPECT_EQ(net::client_address("10.0.0.1", "203.0.113.7", proxies), "203.0.113.7");
+  EXPECT_EQ(net::client_address("10.0.0.1", "", proxies), "10.0.0.1");
+}
+
+TEST(ForwardedAddress, IsReadFromTheRightSkippingProxies) {
+  const std::set<std::string> proxies = {"10.0.0.1", "10.0.0.2"};
+  // The client forged the first hop; our proxies appended the real one and themselves.
+  EXPECT_EQ(net::client_address("10.0.0.1", "1.2.3.4, 203.0.113.7, 10.0.0.2", proxies),
+            "203.0.113.7");
+  EXPECT_EQ(net::client_address("10.0.0.1", "not-an-address", proxies), "10.0.0.1");
+  EXPECT_EQ(net::client_address("::ffff:10.0.0.1", " 2001:db8::1 ", proxies), "2001:db8::1");
+}
+
+TEST(RateLimiter, AllowsABurstThenTheAverageRate) {
+  const auto t0 = net::RateLimiter::Clock::now();
+  net::RateLimiter limiter(10, 5, t0);
+  for (int i = 0; i < 5; ++i)
+    EXPECT_TRUE(limiter.allow(t0));
+  EXPECT_FALSE(limiter.allow(t0));
+  EXPECT_TRUE(limiter.allow(t0 + std::chrono::milliseconds(110)));
+  EXPECT_FALSE(limiter.allow(t0 + std::chrono::milliseconds(110)));
+}
+
+TEST(TaskQueue, RefusesWorkBeyondItsCapacity) {
+  server::TaskQueue queue("test", 1, 2);
+  std::promise<void> release;
+  auto released = release.get_future().share();
+  std::atomic<int> ran{0};
+  ASSERT_TRUE(queue.try_post([released, &ran] {
+    released.wait();
+    ++ran;
+  }));
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));  // the first one is running
+  EXPECT_TRUE(queue.try_post([&ran] { ++ran; }));
+  EXPECT_TRUE(queue.try_post([&ran] { ++ran; }));
+  EXPECT_FALSE(queue.try_post([&ran] { ++ran; }));
+  release.set_value();
+  queue.stop();
+  EXPECT_EQ(ran.load(), 3);
+}
+
+// A database file with every migration, behind the store as in the server.
+class WithDatabase : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ASSERT_GE(sodium_init(), 0);
+    dir_ = std::filesystem::temp_directory_path() /
+           ("castra-units-" + std::to_string(::getpid()) + "-" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    std::filesystem::remove_all(dir_);
+    std::filesystem::create_directories(dir_);
+    store::StoreOptions options;
+    options.database = {(dir_ / "castra.db").string(), store::Durability::kNormal};
+    const store::Status status = store::SqliteMatchStore::open(options, &matches_);
+    ASSERT_TRUE(status.ok()) << status.message;
+    sql_.emplace(*matches_);
+  }
+  void TearDown() override {
+    sql_.reset();
+    matches_.reset();
+    std::filesystem::remove_all(dir_);
+  }
+
+  std::filesystem::path dir_;
+  std::unique_ptr<store::SqliteMatchStore> matches_;
+  std::optional<server::StoreSqlAccess> sql_;
+};
+
+// Runs posted completions inline, as the service thread would, in order.
+struct InlinePost {
+  void operator()(std::function<void()> task) const { task(); }
+};
+
+using AccountsTest = WithDatabase;
+
+TEST_F(AccountsTest, LockoutAfterRepeatedFailuresThenTheRightPasswordWaits) {
+  accounts::AccountStore store(*sql_);
+  server::TaskQueue pool("hash", 1, 8);
+  accounts::AccountOptions options;
+  options.cost = accounts::minimum_cost();
+  options.max_failures = 2;
+  options.lockout_seconds = 60;
+  accounts::Accounts accounts(store, pool, InlinePost{}, options, nullptr);
+  auto wait = [&](auto start) {
+    std::promise<server::Result<accounts::SignedIn>> done;
+    auto f = done.get_future();
+    start([&done](server::Result<accounts::SignedIn> r) { done.set_value(std::move(r)); });
+    return f.get();
+  };
+  auto reg = wait([&](auto cb) { accounts.register_account("erin", "erin-password", cb); });
+  ASSERT_TRUE(reg) << reg.failure().message;
+  auto bad = wait([&](auto cb) { accounts.login("erin", "nope-nope", cb); });
+  EXPECT_EQ(bad.failure().code, ErrorCode::kBadCredentials);
+  bad = wait([&](auto cb) { accounts.login("Erin", "nope-nope", cb); });
+  EXPECT_EQ(bad.failure().code, ErrorCode::kAccountLocked);
+  bad = wait([&](auto cb) { accounts.login("erin", "erin-password", cb); });
+  EXPECT_EQ(bad.failure().code, ErrorCode::kAccountLocked);
+  EXPECT_GT(bad.failure().retry_after_ms, 0u);
+  pool.stop();
+}
+
+TEST_F(AccountsTest, TokensAreStoredOnlyAsHashesAndResumeASession) {
+  accounts::AccountStore store(*sql_);
+  server::TaskQueue pool("hash", 1, 8);
+  accounts::AccountOptions options;
+  options.cost = accounts::minimum_cost();
+  accounts::Accounts accounts(store, pool, InlinePost{}, options, nullptr);
+  std::promise<server::Result<accounts::SignedIn>> done;
+  accounts.register_account("frank", "frank-password",
+                            [&done](server::Result<accounts::SignedIn> r) { done.set_value(r); });
+  auto in = done.get_future().get();
+  ASSERT_TRUE(in);
+  pool.stop();
+
+  std::string stored;
+  ASSERT_TRUE(sql_->read([&](store::Db& db) {
+                    store::Status st;
+                    auto q = db.prepare("SELECT token_hash FROM sessions", &st);
+                    if (q.step(&st)) stored = q.column_blob(0);
+                    return st;
+                  })
+                  .ok());
+  EXPECT_EQ(stored.size(), 32u);
+  EXPECT_EQ(stored.find(in->token), std::string::npos);
+  store::Status s;
+  auto account = store.find_by_name("FRANK", &s);
+  ASSERT_TRUE(account);
+  EXPECT_EQ(account->password_hash.rfind("$argon2id$", 0), 0u);
+
+  auto resumed = accounts.resume(in->token);
+  ASSERT_TRUE(resumed);
+  EXPECT_EQ(resumed->account_id, in->account_id);
+  accounts.logout(in->token_hash);
+  EXPECT_EQ(accounts.resume(in->token).failure().code, ErrorCode::kSessionInvalid);
+  EXPECT_EQ(accounts.resume("not a token").failure().code, ErrorCode::kSessionInvalid);
+}
+
+using LobbyTest = WithDatabase;
+
+TEST_F(LobbyTest, CreationStoresASeedThatMatchesThePublishedCommitment) {
+  lobby::Scenarios scenarios = lobby::Scenarios::load(CASTRA_SOURCE_DIR "/tests/data/scenarios");
+  lobby::ChatStore chat(*sql_);
+  lobby::LobbyOnlyRuntime runtime(*matches_);
+  lobby::Lobby lobby(*matches_, scenarios, chat, runtime, *sql_, InlinePost{}, {}, nullptr);
+  accounts::AccountStore accounts(*sql_);
+  store::Status s;
+  const auto creator = accounts.insert("gina", "x", 1, &s);
+  ASSERT_TRUE(creator);
+
+  v1::MatchSettings settings;
+  settings.set_creator_side(v1::SIDE_B);
+  auto created = lobby.create(*creator, "stand/test", settings, false);
+  ASSERT_TRUE(created) << created.failure().message;
+  EXPECT_FALSE(created->row.player_a);  // seats are taken with entropy, later
+  EXPECT_FALSE(created->row.player_b);
+  EXPECT_EQ(lobby::creator_side(lobby.settings_of(created->row)), 1);
+  std::optional<store::Secrets> secrets;
+  ASSERT_TRUE(matches_->secrets(created->row.id, &secrets).ok());
+  ASSERT_TRUE(secrets);
+  match::Bytes32 seed{};
+  ASSERT_EQ(secrets->server_seed.size(), seed.size());
+  std::copy(secrets->server_seed.begin(), secrets->server_seed.end(), seed.begin());
+  EXPECT_EQ(std::string(match::as_view(match::dice_commitment(seed))),
+            created->row.dice_commitment);
+  EXPECT_EQ(lobby.create(*creator, "stand/none", settings, false).failure().code,
+            ErrorCode::kScenarioNotFound);
+}
+
+TEST_F(LobbyTest, MyMatchesListThoseWhereItIsMyMoveFirst) {
+  lobby::Scenarios scenarios = lobby::Scenarios::load(CASTRA_SOURCE_DIR "/tests/data/scenarios");
+  lobby::ChatStore chat(*sql_);
+  lobby::LobbyOnlyRuntime runtime(*matches_);
+  lobby::Lobby lobby(*matches_, scenarios, chat, runtime, *sql_, InlinePost{}, {}, nullptr);
+  accounts::AccountStore accounts(*sql_);
+  store::Status s;
+  const auto me = *accounts.insert("hal", "x", 1, &s);
+  std::vector<std::string> ids;
+  for (int i = 0; i < 3; ++i) {
+    auto created = lobby.create(me, "optio/test", {}, false);
+    ASSERT_TRUE(created);
+    ids.push_back(created->row.id);
+  }
+  // The oldest one is live and waits for side A (me).
+  std::optional<store::MatchRow> found;
+  ASSERT_TRUE(matches_->find_match(ids[0], &found).ok());
+  auto row = *found;
+  row.status = "live";
+  row.player_a = me;
+  row.to_act = "A";
+  row.updated_ms = 0;
+  ASSERT_TRUE(matches_->update_match(row).ok());
+  const auto mine = lobby.mine(me, 10);
+  ASSERT_EQ(mine.size(), 3u);
+  EXPECT_EQ(mine[0].id, ids[0]);
+}
+
+TEST(LobbySettings, AreCheckedAndGetDefaults) {
+  v1::MatchSettings s;
+  auto live = lobby::normalized_settings(s);
+  ASSERT_TRUE(live);
+  EXPECT_EQ(live->time_control().seconds_per_move(), 600u);
+  EXPECT_EQ(live->time_control().disconnect_grace_seconds(), 120u);
+  s.mutable_time_control()->set_kind(v1::TimeControl::CORRESPONDENCE);
+  EXPECT_EQ(lobby::normalized_settings(s)->time_control().seconds_per_move(), 3u * 24 * 3600);
+  s.mutable_time_control()->set_seconds_per_move(60);
+  EXPECT_EQ(lobby::normalized_settings(s).failure().code, ErrorCode::kInvalidRequest);
+  s = {};
+  s.set_spectator_delay_turns(99);
+  EXPECT_FALSE(lobby::normalized_settings(s));
+  s = {};
+  s.set_invitation_code("mine");
+  EXPECT_TRUE(lobby::normalized_settings(s)->invitation_code().empty());
+}
+
+}  // namespace
+}  // namespace castra
