@@ -372,9 +372,12 @@ void Handlers::subscribe_match(Call& call) {
   for (const auto& line : lines)
     *sub->add_chat() = to_wire(line);
   call.reply.ok(std::move(e));
+  watch(call.client, row, seat,
+        r.has_last_seen_event() ? std::optional<std::uint64_t>(r.last_seen_event()) : std::nullopt);
 }
 
 void Handlers::unsubscribe_match(Call& call) {
+  unwatch(call.client.id, call.request.unsubscribe_match().match_id());
   if (!s_.clients.leave(call.client, call.request.unsubscribe_match().match_id())) {
     return call.reply.fail(fail(ErrorCode::kNotSubscribed, "not subscribed to that match"));
   }
