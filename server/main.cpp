@@ -42,6 +42,7 @@ struct Flags {
   int session_ttl_days = 30;
   std::vector<std::string> admin_words;
   int tick_ms = 250;
+  double clock_speed = 1.0;
 };
 
 std::string default_scenarios_dir() {
@@ -69,6 +70,10 @@ void add_server_flags(CLI::App& app, Flags& flags) {
       ->default_str(default_scenarios_dir());
   app.add_option("--log-level", flags.log_level, "trace, debug, info, warn or error")
       ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error"}))
+      ->capture_default_str();
+  app.add_option("--clock-speed", flags.clock_speed,
+                 "Run match clocks this many times faster than real time (tests only)")
+      ->check(CLI::Range(1.0, 10000.0))
       ->capture_default_str();
   app.add_option("--tick-ms", flags.tick_ms,
                  "How often deadlines are looked at, in milliseconds")
@@ -238,7 +243,7 @@ int main(int argc, char** argv) {
     // The match runtime: every unfinished match is replayed from the store before the port
     // opens; a match whose log does not replay stays closed (logged), never a crash.
     castra::server::TaskQueue runtime_queue("runtime", 1, 4096);
-    castra::runtime::SystemClock clock;
+    castra::runtime::ScaledClock clock(flags.clock_speed);
     castra::runtime::HostOptions host_options;
     host_options.post = [&runtime_queue](std::function<void()> task) {
       runtime_queue.post(std::move(task));
