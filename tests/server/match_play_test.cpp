@@ -2,12 +2,14 @@
 // result through castra-server, spectators watch (one from the start, one from mid-game),
 // the exported record verifies; repeats, out-of-turn and illegal commands get their answers;
 // a missed deadline forfeits, and deadlines survive a restart.
+#include <google/protobuf/message.h>
 #include <gtest/gtest.h>
 #include <signal.h>
 
 #include <optional>
 #include <set>
 #include <string>
+#include <vector>
 #include <thread>
 
 #include "common/wire/any_match.hpp"
@@ -69,6 +71,7 @@ v1::ClientEnvelope submit(const std::string& id, std::uint64_t seq, const v1::Ga
 struct Picker {
   std::set<int> deployed;
   std::set<int> placed;
+  int orders_extra = 0;  // squares each orders path goes on past its start, zigzagging forward
 
   std::optional<v1::GameCommand> pick(const v1::GameLegal& legal, rules::Side side) {
     v1::GameCommand c;
@@ -95,7 +98,16 @@ struct Picker {
         return c;
       }
       if (l.orders().submit()) {
-        for (const auto& start : l.orders().starts()) *oc->mutable_submit_orders()->add_paths() = start;
+        for (const auto& start : l.orders().starts()) {
+          auto* path = oc->mutable_submit_orders()->add_paths();
+          *path = start;
+          v1::Coord next = start.squares(0);
+          for (int k = 0; k < orders_extra; ++k) {
+            next.set_row(next.row() + (side == rules::Side::kA ? 1 : -1));
+            next.set_col(next.col() + (k % 2 == 0 ? 1 : -1));
+            *path->add_squares() = next;
+          }
+        }
         return c;
       }
       if (l.end_phase()) {
@@ -106,7 +118,6 @@ struct Picker {
     }
     const auto& l = legal.stand();
     auto* sc = c.mutable_stand();
-    (void)side;
     if (l.deploy_size() > 0 && l.deploy(0).destinations_size() > 0) {
       const auto& g = l.deploy(0);
       const auto& dest = g.destinations(0);
@@ -352,6 +363,167 @@ TEST(MatchPlay, AMissedLiveDeadlineForfeitsAndDeadlinesSurviveARestart) {
   EXPECT_EQ(record.record().outcome().kind(), v1::Outcome::WIN_B);
   EXPECT_NE(record.record().outcome().reason().find("deadline"), std::string::npos);
   EXPECT_EQ(wire::verify_record(record.record()), std::nullopt);
+}
+
+// A frame as bytes with what differs between two matches by nature masked: ids, the dice
+// commitment of each match's own seed, clock readings, and the commitment values of sealed
+// events. State hashes are NOT masked: a viewer's hash must not depend on hidden content.
+void mask(google::protobuf::Message* m) {
+  static const std::set<std::string> kStrings = {"match_id", "dice_commitment", "commitment"};
+  static const std::set<std::string> kTimes = {"created_ms", "updated_ms", "deadline_a_ms",
+                                               "deadline_b_ms", "deadline_ms", "sent_ms",
+                                               "server_time_ms"};
+  const auto* r = m->GetReflection();
+  std::vector<const google::protobuf::FieldDescriptor*> fields;
+  r->ListFields(*m, &fields);
+  for (const auto* f : fields) {
+    using FD = google::protobuf::FieldDescriptor;
+    if (f->cpp_type() == FD::CPPTYPE_MESSAGE) {
+      if (f->is_repeated()) {
+        for (int i = 0; i < r->FieldSize(*m, f); ++i) mask(r->MutableRepeatedMessage(m, f, i));
+      } else {
+        mask(r->MutableMessage(m, f));
+      }
+    } else if (!f->is_repeated() && f->cpp_type() == FD::CPPTYPE_STRING && kStrings.count(f->name())) {
+      r->SetString(m, f, "*");
+    } else if (!f->is_repeated() && f->cpp_type() == FD::CPPTYPE_INT64 && kTimes.count(f->name())) {
+      r->SetInt64(m, f, 0);
+    }
+  }
+}
+
+// Every frame `c` received, as bytes: replies in order and pushes in order (how the two
+// interleave depends on timing, not on anything hidden).
+struct Frames {
+  std::vector<std::string> raw;
+  std::vector<std::string> masked;         // replies
+  std::vector<std::string> masked_pushes;  // pushes
+};
+
+class Recording {
+ public:
+  explicit Recording(client::ProtocolClient& c) : c_(c) {}
+  v1::ServerEnvelope call(v1::ClientEnvelope request) {
+    std::string error;
+    auto id = c_.send(std::move(request), &error);
+    EXPECT_TRUE(id) << error;
+    for (;;) {
+      auto frame = c_.next_frame(5s, &error);
+      if (!frame) {
+        ADD_FAILURE() << "no reply: " << error;
+        return {};
+      }
+      keep(*frame);
+      if (frame->request_id() == *id) return *frame;
+    }
+  }
+  void drain() {
+    std::string error;
+    while (auto frame = c_.next_frame(300ms, &error)) keep(*frame);
+  }
+  Frames frames;
+
+ private:
+  void keep(const v1::ServerEnvelope& e) {
+    frames.raw.push_back(e.SerializeAsString());
+    v1::ServerEnvelope m = e;
+    mask(&m);
+    if (m.request_id() != 0) {
+      m.set_request_id(1);  // ids run on per client across the two matches
+      frames.masked.push_back(m.SerializeAsString());
+    } else {
+      frames.masked_pushes.push_back(m.SerializeAsString());
+    }
+  }
+  client::ProtocolClient& c_;
+};
+
+// One Optio match played to the move phase of turn 2, side A's orders paths going
+// `a_extra` squares past their starts; what bob (side B) and carol (a spectator) received.
+struct Seen {
+  Frames bob;
+  Frames carol;
+  std::string planted;  // side A's first orders path, as the bytes of its message
+};
+
+Seen play_with_orders(Player& alice, Player& bob, Player& carol, int a_extra) {
+  Seen seen;
+  Recording b(*bob.client);
+  Recording c(*carol.client);
+  auto created = call(*alice.client, req::create_match("optio/test", true));
+  const std::string id = created.match_created().match().match_id();
+  EXPECT_FALSE(error_of(call(*alice.client, sit(id))));
+  c.call(req::subscribe(id));
+  b.call(req::join_match(id, client_entropy()));
+  b.call(req::subscribe(id));
+  Picker pick_a;
+  pick_a.orders_extra = a_extra;
+  Picker pick_b;
+  std::uint64_t seq_a = 0;
+  std::uint64_t seq_b = 0;
+  int phases = 0;
+  for (int round = 0; round < 200 && phases < 4; ++round) {
+    auto legal_a = call(*alice.client, get_legal(id));
+    if (auto cmd = pick_a.pick(legal_a.legal().legal(), rules::Side::kA)) {
+      if (cmd->optio().has_submit_orders()) {
+        seen.planted = cmd->optio().submit_orders().paths(0).SerializeAsString();
+      }
+      auto r = call(*alice.client, submit(id, ++seq_a, *cmd));
+      if (r.command_result().accepted() && cmd->optio().has_end_phase()) ++phases;
+    }
+    auto legal_b = b.call(get_legal(id));
+    if (auto cmd = pick_b.pick(legal_b.legal().legal(), rules::Side::kB)) {
+      auto r = b.call(submit(id, ++seq_b, *cmd));
+      if (r.command_result().accepted() && cmd->optio().has_end_phase()) ++phases;
+    }
+  }
+  EXPECT_FALSE(call(*alice.client, export_record(id)).has_record()) << "the match must not be over";
+  b.drain();
+  c.drain();
+  seen.bob = std::move(b.frames);
+  seen.carol = std::move(c.frames);
+  return seen;
+}
+
+// Reports the first frame that differs, readably.
+void expect_same(const std::vector<std::string>& a, const std::vector<std::string>& b,
+                 const std::string& who) {
+  EXPECT_EQ(a.size(), b.size()) << who << " received a different number of frames";
+  for (std::size_t i = 0; i < std::min(a.size(), b.size()); ++i) {
+    if (a[i] == b[i]) continue;
+    v1::ServerEnvelope x;
+    v1::ServerEnvelope y;
+    x.ParseFromString(a[i]);
+    y.ParseFromString(b[i]);
+    ADD_FAILURE() << who << ": frame " << i << " differs:\n" << x.ShortDebugString().substr(0, 2000)
+                  << "\n---\n" << y.ShortDebugString().substr(0, 2000);
+    return;
+  }
+}
+
+bool contains(const std::vector<std::string>& frames, const std::string& pattern) {
+  for (const auto& f : frames) {
+    if (f.find(pattern) != std::string::npos) return true;
+  }
+  return false;
+}
+
+TEST(MatchPlay, OrdersCardsNeverReachTheOpponentOrSpectatorsFrameByFrame) {
+  ServerProcess server(play_flags());
+  ASSERT_TRUE(server.started()) << server.log();
+  Player alice = registered(server.ws_url(), "alice");
+  Player bob = registered(server.ws_url(), "bob");
+  Player carol = registered(server.ws_url(), "carol");
+  const Seen one = play_with_orders(alice, bob, carol, 3);
+  const Seen two = play_with_orders(alice, bob, carol, 0);
+  ASSERT_GT(one.bob.raw.size(), 20u);
+  ASSERT_GT(one.planted.size(), two.planted.size());
+  expect_same(one.bob.masked, two.bob.masked, "the opponent's replies");
+  expect_same(one.bob.masked_pushes, two.bob.masked_pushes, "the opponent's pushes");
+  expect_same(one.carol.masked, two.carol.masked, "a spectator's replies");
+  expect_same(one.carol.masked_pushes, two.carol.masked_pushes, "a spectator's pushes");
+  EXPECT_FALSE(contains(one.bob.raw, one.planted));
+  EXPECT_FALSE(contains(one.carol.raw, one.planted));
 }
 
 }  // namespace
