@@ -7,6 +7,10 @@
 #include <CLI/CLI.hpp>
 
 #include <filesystem>
+#include <functional>
+#include <chrono>
+#include <thread>
+#include <atomic>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -17,6 +21,8 @@
 #include "server/app/sql_access.hpp"
 #include "server/lobby/scenarios.hpp"
 #include "server/net/network.hpp"
+#include "server/runtime/lobby_hook.hpp"
+#include "server/runtime/runtime.hpp"
 #include "server/store/backup.hpp"
 #include "server/store/database.hpp"
 #include "server/store/sqlite_match_store.hpp"
@@ -35,6 +41,8 @@ struct Flags {
   bool no_admin_socket = false;
   int session_ttl_days = 30;
   std::vector<std::string> admin_words;
+  int tick_ms = 250;
+  double clock_speed = 1.0;
 };
 
 std::string default_scenarios_dir() {
@@ -62,6 +70,14 @@ void add_server_flags(CLI::App& app, Flags& flags) {
       ->default_str(default_scenarios_dir());
   app.add_option("--log-level", flags.log_level, "trace, debug, info, warn or error")
       ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error"}))
+      ->capture_default_str();
+  app.add_option("--clock-speed", flags.clock_speed,
+                 "Run match clocks this many times faster than real time (tests only)")
+      ->check(CLI::Range(1.0, 10000.0))
+      ->capture_default_str();
+  app.add_option("--tick-ms", flags.tick_ms,
+                 "How often deadlines are looked at, in milliseconds")
+      ->check(CLI::Range(10, 10000))
       ->capture_default_str();
   app.add_option("--port-file", flags.port_file,
                  "Write the bound port to this file once listening (for tests and scripts)");
@@ -224,8 +240,27 @@ int main(int argc, char** argv) {
   castra::server::StoreSqlAccess sql(*store);
   int code = 0;
   {
+    // The match runtime: every unfinished match is replayed from the store before the port
+    // opens; a match whose log does not replay stays closed (logged), never a crash.
+    castra::server::TaskQueue runtime_queue("runtime", 1, 4096);
+    castra::runtime::ScaledClock clock(flags.clock_speed);
+    castra::runtime::HostOptions host_options;
+    host_options.post = [&runtime_queue](std::function<void()> task) {
+      runtime_queue.post(std::move(task));
+    };
+    castra::runtime::Runtime play(*store, clock, host_options);
+    play.recover();
+    castra::runtime::LobbyHook hook(play);
+    // Deadlines: every match is looked at a few times a second.
+    std::atomic<bool> ticking{true};
+    std::thread ticker([&] {
+      while (ticking) {
+        play.tick();
+        std::this_thread::sleep_for(std::chrono::milliseconds(flags.tick_ms));
+      }
+    });
     castra::server::ServerApp application(
-        flags.app, *store, sql, castra::lobby::Scenarios::load(flags.scenarios_dir), nullptr);
+        flags.app, *store, sql, castra::lobby::Scenarios::load(flags.scenarios_dir), &hook, &play);
     code = castra::net::run_network(flags.app.net, application, [&](std::uint16_t port) {
       spdlog::info("event=listening address={} port={}", flags.app.net.address, port);
       if (!flags.port_file.empty()) {
@@ -234,6 +269,9 @@ int main(int argc, char** argv) {
         std::filesystem::rename(tmp, flags.port_file, fs_error);
       }
     });
+    ticking = false;
+    ticker.join();
+    runtime_queue.stop();
   }
   // Every write already queued is committed before the process ends (SIGTERM included).
   if (const castra::store::Status s = store->flush(); !s.ok()) {

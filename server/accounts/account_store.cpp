@@ -98,13 +98,6 @@ std::optional<Account> AccountStore::record_failure(std::int64_t id, int max_fai
   return find_by_id(id, status);
 }
 
-store::Status AccountStore::reset_failures(std::int64_t id) {
-  return sql_.write([&](store::Db& db) {
-    return run(db, "UPDATE accounts SET failed_logins = 0 WHERE id = ? AND failed_logins <> 0",
-               [&](store::Statement& q) { q.bind(1, id); });
-  });
-}
-
 store::Status AccountStore::set_password(std::int64_t id, const std::string& password_hash) {
   return sql_.write([&](store::Db& db) {
     return run(db, "UPDATE accounts SET password_hash = ? WHERE id = ?",
@@ -121,8 +114,20 @@ store::Status AccountStore::set_banned(std::int64_t id, bool banned, const std::
   });
 }
 
-store::Status AccountStore::create_session(const SessionRow& row) {
+store::Status AccountStore::create_session(const SessionRow& row, bool after_login,
+                                           const std::optional<std::string>& rehash) {
   return sql_.write([&](store::Db& db) {
+    store::Status s;
+    if (after_login) {
+      s = run(db, "UPDATE accounts SET failed_logins = 0 WHERE id = ? AND failed_logins <> 0",
+              [&](store::Statement& q) { q.bind(1, row.account_id); });
+      if (!s.ok()) return s;
+    }
+    if (rehash) {
+      s = run(db, "UPDATE accounts SET password_hash = ? WHERE id = ?",
+              [&](store::Statement& q) { q.bind(1, *rehash).bind(2, row.account_id); });
+      if (!s.ok()) return s;
+    }
     return run(db,
                "INSERT INTO sessions(token_hash, account_id, created_ms, expires_ms, "
                "last_used_ms) VALUES (?, ?, ?, ?, ?)",

@@ -45,11 +45,13 @@ class AccountStore {
   // for `lock_ms` (and the count starts again). Returns the account as it is now.
   std::optional<Account> record_failure(std::int64_t id, int max_failures, std::int64_t lock_ms,
                                         std::int64_t now_ms, store::Status* status);
-  store::Status reset_failures(std::int64_t id);
   store::Status set_password(std::int64_t id, const std::string& password_hash);
   store::Status set_banned(std::int64_t id, bool banned, const std::string& reason);
 
-  store::Status create_session(const SessionRow& row);
+  // Stores a new session; after a good password also clears the failure count and, when the
+  // cost changed, stores `rehash`: one transaction, one commit.
+  store::Status create_session(const SessionRow& row, bool after_login = false,
+                               const std::optional<std::string>& rehash = std::nullopt);
   std::optional<SessionRow> find_session(const std::string& token_hash, store::Status* status);
   store::Status touch_session(const std::string& token_hash, std::int64_t now_ms);
   store::Status delete_session(const std::string& token_hash);

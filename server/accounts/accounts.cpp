@@ -63,7 +63,8 @@ std::int64_t Accounts::now_ms() {
       .count();
 }
 
-Result<SignedIn> Accounts::open_session(const Account& account) {
+Result<SignedIn> Accounts::open_session(const Account& account, bool after_login,
+                                        const std::optional<std::string>& rehash) {
   unsigned char raw[kTokenBytes];
   randombytes_buf(raw, sizeof raw);
   char text[sodium_base64_ENCODED_LEN(kTokenBytes, sodium_base64_VARIANT_URLSAFE_NO_PADDING)];
@@ -75,7 +76,9 @@ Result<SignedIn> Accounts::open_session(const Account& account) {
   in.token_hash = sha256_bytes(raw, sizeof raw);
   const std::int64_t now = now_ms();
   in.expires_ms = now + std::int64_t{options_.session_ttl_seconds} * 1000;
-  if (auto s = store_.create_session({in.token_hash, account.id, now, in.expires_ms}); !s.ok()) {
+  if (auto s = store_.create_session({in.token_hash, account.id, now, in.expires_ms}, after_login,
+                                     rehash);
+      !s.ok()) {
     return storage_failure(s, "create_session");
   }
   names_[account.id] = account.name;
@@ -157,11 +160,7 @@ void Accounts::login(std::string name, std::string password, Done done) {
         }
         return done(fail(ErrorCode::kBadCredentials, "unknown name or wrong password"));
       }
-      if (auto st = store_.reset_failures(account->id); !st.ok()) {
-        return done(storage_failure(st, "reset_failures"));
-      }
-      if (rehash) store_.set_password(account->id, *rehash);
-      done(open_session(*account));
+      done(open_session(*account, /*after_login=*/true, rehash));
     });
   });
   if (!queued) done(busy());

@@ -61,7 +61,8 @@ class Accounts {
   static std::int64_t now_ms();
 
  private:
-  server::Result<SignedIn> open_session(const Account& account);
+  server::Result<SignedIn> open_session(const Account& account, bool after_login = false,
+                                        const std::optional<std::string>& rehash = std::nullopt);
 
   AccountStore& store_;
   server::TaskQueue& pool_;

@@ -24,7 +24,8 @@ std::vector<std::string> error_names() {
 }  // namespace
 
 ServerApp::ServerApp(AppOptions options, store::MatchStore& matches, SqlAccess& sql,
-                     lobby::Scenarios scenarios, lobby::MatchRuntime* runtime)
+                     lobby::Scenarios scenarios, lobby::MatchRuntime* runtime,
+                     runtime::Runtime* play)
     : options_(std::move(options)),
       matches_(matches),
       metrics_(dispatch::metric_kinds(), error_names()),
@@ -33,7 +34,8 @@ ServerApp::ServerApp(AppOptions options, store::MatchStore& matches, SqlAccess& 
       chat_store_(sql_),
       scenarios_(std::move(scenarios)),
       own_runtime_(runtime ? nullptr : std::make_unique<lobby::LobbyOnlyRuntime>(matches)),
-      runtime_(runtime ? *runtime : *own_runtime_) {
+      runtime_(runtime ? *runtime : *own_runtime_),
+      play_(play) {
   // Work done before the threads start: no task can race it.
   account_store_.delete_expired_sessions(accounts::Accounts::now_ms());
   service_ = std::make_unique<TaskQueue>("service", 1, options_.service_queue);
@@ -44,7 +46,8 @@ ServerApp::ServerApp(AppOptions options, store::MatchStore& matches, SqlAccess& 
   lobby_ = std::make_unique<lobby::Lobby>(matches_, scenarios_, chat_store_, runtime_, sql_,
                                           to_service, options_.lobby, &metrics_);
   handlers_ = std::make_unique<dispatch::Handlers>(dispatch::Services{
-      clients_, *accounts_, *lobby_, scenarios_, metrics_, options_.net, options_.server_name});
+      clients_, *accounts_, *lobby_, scenarios_, metrics_, options_.net, options_.server_name,
+      play_});
   dispatcher_ = std::make_unique<dispatch::Dispatcher>(clients_, *this, *handlers_, &metrics_);
   admin_ = std::make_unique<admin::AdminCommands>(clients_, *accounts_, *lobby_, *handlers_);
   service_->post([this] { lobby_->refresh_counts(); });
@@ -137,7 +140,10 @@ void ServerApp::on_violation(const std::shared_ptr<net::Connection>& connection,
 void ServerApp::on_closed(std::uint64_t connection_id) {
   metrics_.connection_closed();
   spdlog::info("event=disconnected connection={}", connection_id);
-  service_->post([this, connection_id] { clients_.remove(connection_id); });
+  service_->post([this, connection_id] {
+    handlers_->client_gone(connection_id);
+    clients_.remove(connection_id);
+  });
 }
 
 net::HttpAnswer ServerApp::on_http(const net::HttpRequest& request) {

@@ -24,6 +24,7 @@
 #include "server/lobby/match_runtime.hpp"
 #include "server/lobby/scenarios.hpp"
 #include "server/net/network.hpp"
+#include "server/runtime/runtime.hpp"
 #include "server/store/match_store.hpp"
 
 namespace castra::server {
@@ -34,7 +35,7 @@ struct AppOptions {
   lobby::LobbyOptions lobby;
   int hash_threads = 1;
   std::size_t hash_queue = 64;
-  std::size_t service_queue = 4096;
+  std::size_t service_queue = 1024;  // x max frame bytes: the worst case of its memory
   std::string server_name = "castra-server";
 };
 
@@ -43,7 +44,8 @@ class ServerApp final : public net::Application, public dispatch::MatchLookup {
   // `sql` reaches the service thread's tables (accounts, sessions, chat). `runtime`: the
   // match runtime; null for the lobby-only stand-in.
   ServerApp(AppOptions options, store::MatchStore& matches, SqlAccess& sql,
-            lobby::Scenarios scenarios, lobby::MatchRuntime* runtime);
+            lobby::Scenarios scenarios, lobby::MatchRuntime* runtime,
+            runtime::Runtime* play = nullptr);
   ~ServerApp() override;
   ServerApp(const ServerApp&) = delete;
   ServerApp& operator=(const ServerApp&) = delete;
@@ -74,6 +76,7 @@ class ServerApp final : public net::Application, public dispatch::MatchLookup {
   lobby::Scenarios scenarios_;
   std::unique_ptr<lobby::MatchRuntime> own_runtime_;
   lobby::MatchRuntime& runtime_;
+  runtime::Runtime* play_;
   // ~ServerApp stops both queues first: their tasks use everything below.
   std::unique_ptr<TaskQueue> service_;
   std::unique_ptr<TaskQueue> hash_pool_;

@@ -190,9 +190,9 @@ const std::vector<Route>& routes() {
        &H::my_matches},
       {Env::kJoinMatch, "join_match", A::kAccount, M::kExists, CASTRA_MATCH_ID(join_match),
        join_form, &H::join_match},
-      {Env::kLeaveMatch, "leave_match", A::kAccount, M::kSeated, CASTRA_MATCH_ID(leave_match),
+      {Env::kLeaveMatch, "leave_match", A::kAccount, M::kExists, CASTRA_MATCH_ID(leave_match),
        CASTRA_ID_FORM(leave_match), &H::leave_match},
-      {Env::kProvideEntropy, "provide_entropy", A::kAccount, M::kSeated,
+      {Env::kProvideEntropy, "provide_entropy", A::kAccount, M::kExists,
        CASTRA_MATCH_ID(provide_entropy), entropy_request_form, &H::provide_entropy},
       {Env::kSubscribeMatch, "subscribe_match", A::kIdentified, M::kExists,
        CASTRA_MATCH_ID(subscribe_match), CASTRA_ID_FORM(subscribe_match), &H::subscribe_match},
@@ -207,20 +207,22 @@ const std::vector<Route>& routes() {
       {Env::kUnmuteSpectator, "unmute_spectator", A::kAccount, M::kSeated,
        CASTRA_MATCH_ID(unmute_spectator), mute_form, &H::mute_spectator},
 
-      {Env::kSubmitCommand, "submit_command", A::kAccount, M::kToAct,
-       CASTRA_MATCH_ID(submit_command), submit_form, &H::not_implemented},
+      // kSeated, not kToAct: a repeated command must get its first answer even after the
+      // turn has passed; the runtime checks the turn (rule "match.turn") after that.
+      {Env::kSubmitCommand, "submit_command", A::kAccount, M::kSeated,
+       CASTRA_MATCH_ID(submit_command), submit_form, &H::submit_command},
       {Env::kGetLegal, "get_legal", A::kAccount, M::kSeated, CASTRA_MATCH_ID(get_legal),
-       CASTRA_ID_FORM(get_legal), &H::not_implemented},
+       CASTRA_ID_FORM(get_legal), &H::get_legal},
       {Env::kResign, "resign", A::kAccount, M::kSeated, CASTRA_MATCH_ID(resign),
-       CASTRA_ID_FORM(resign), &H::not_implemented},
+       CASTRA_ID_FORM(resign), &H::resign},
       {Env::kOfferDraw, "offer_draw", A::kAccount, M::kSeated, CASTRA_MATCH_ID(offer_draw),
-       CASTRA_ID_FORM(offer_draw), &H::not_implemented},
+       CASTRA_ID_FORM(offer_draw), &H::offer_draw},
       {Env::kAnswerDraw, "answer_draw", A::kAccount, M::kSeated, CASTRA_MATCH_ID(answer_draw),
-       CASTRA_ID_FORM(answer_draw), &H::not_implemented},
+       CASTRA_ID_FORM(answer_draw), &H::answer_draw},
       {Env::kClaimWin, "claim_win", A::kAccount, M::kSeated, CASTRA_MATCH_ID(claim_win),
-       CASTRA_ID_FORM(claim_win), &H::not_implemented},
+       CASTRA_ID_FORM(claim_win), &H::claim_win},
       {Env::kExportRecord, "export_record", A::kIdentified, M::kExists,
-       CASTRA_MATCH_ID(export_record), CASTRA_ID_FORM(export_record), &H::not_implemented},
+       CASTRA_MATCH_ID(export_record), CASTRA_ID_FORM(export_record), &H::export_record},
   };
   return kRoutes;
 }

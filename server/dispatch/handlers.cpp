@@ -61,6 +61,15 @@ v1::ServerEnvelope done_envelope() {
   return e;
 }
 
+// What a client says about itself, made safe for logs and the admin's list: printable ASCII,
+// no quotes, at most 64 characters.
+std::string printable(const std::string& text) {
+  std::string out;
+  for (char c : text.substr(0, 64))
+    out += (c >= 0x20 && c < 0x7f && c != '"') ? c : '?';
+  return out;
+}
+
 std::string guest_name() {
   unsigned char raw[4];
   randombytes_buf(raw, sizeof raw);
@@ -97,7 +106,8 @@ v1::MatchSummary Handlers::summary(const store::MatchRow& row, std::int64_t view
       out.set_seated(true);
       out.set_my_side(*side == 0 ? v1::SIDE_A : v1::SIDE_B);
       out.set_my_move(row.status == lobby::kLive && lobby::to_act(row, *side));
-      out.set_my_entropy_given(s_.lobby.entropy_given(row, *side));
+    } else if (creator) {
+      out.set_my_side(lobby::creator_side(settings) == 0 ? v1::SIDE_A : v1::SIDE_B);
     }
   }
   return out;
@@ -112,7 +122,7 @@ void Handlers::hello(Call& call) {
   }
   if (hello.major() != static_cast<std::uint32_t>(v1::PROTOCOL_MAJOR)) {
     spdlog::info("event=version_refused connection={} client_major={} client=\"{}\"",
-                 call.client.id, hello.major(), hello.client().substr(0, 64));
+                 call.client.id, hello.major(), printable(hello.client()));
     return call.reply.fail_and_close(
         fail(ErrorCode::kVersionUnsupported,
              "this server speaks protocol " + std::to_string(v1::PROTOCOL_MAJOR) + ".x; you sent " +
@@ -120,7 +130,7 @@ void Handlers::hello(Call& call) {
         net::CloseCode::kProtocolError);
   }
   call.client.greeted = true;
-  call.client.client_name = hello.client().substr(0, 64);
+  call.client.client_name = printable(hello.client());
   if (auto c = call.client.connection.lock()) c->greeted();
   v1::ServerEnvelope e;
   auto* r = e.mutable_hello();
@@ -291,12 +301,13 @@ void Handlers::join_match(Call& call) {
 }
 
 void Handlers::leave_match(Call& call) {
-  auto row = s_.lobby.leave(call.client.account_id, call.match->id);
-  if (!row) return call.reply.fail(row.failure());
-  call.reply.ok(done_envelope());
-  push_match_updated(*row, call.client.id);
-  // The one who left is no longer a player of it: keep the others' view right.
-  if (row->status == lobby::kClosed) announce_closed(*row, "the creator withdrew the match");
+  s_.lobby.leave(call.client.account_id, call.match->id,
+                 [this, id = call.client.id, reply = call.reply](Result<store::MatchRow> row) {
+                   if (!row) return reply.fail(row.failure());
+                   reply.ok(done_envelope());
+                   push_match_updated(*row, id);
+                   announce_closed(*row, "the creator withdrew the match");
+                 });
 }
 
 void Handlers::provide_entropy(Call& call) {
@@ -361,9 +372,12 @@ void Handlers::subscribe_match(Call& call) {
   for (const auto& line : lines)
     *sub->add_chat() = to_wire(line);
   call.reply.ok(std::move(e));
+  watch(call.client, row, seat,
+        r.has_last_seen_event() ? std::optional<std::uint64_t>(r.last_seen_event()) : std::nullopt);
 }
 
 void Handlers::unsubscribe_match(Call& call) {
+  unwatch(call.client.id, call.request.unsubscribe_match().match_id());
   if (!s_.clients.leave(call.client, call.request.unsubscribe_match().match_id())) {
     return call.reply.fail(fail(ErrorCode::kNotSubscribed, "not subscribed to that match"));
   }

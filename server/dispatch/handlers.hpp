@@ -4,13 +4,17 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
+#include <memory>
 #include <string>
+#include <utility>
 
 #include "server/accounts/accounts.hpp"
 #include "server/dispatch/clients.hpp"
 #include "server/dispatch/dispatcher.hpp"
 #include "server/lobby/lobby.hpp"
 #include "server/net/network.hpp"
+#include "server/runtime/runtime.hpp"
 
 namespace castra::dispatch {
 
@@ -22,6 +26,7 @@ struct Services {
   server::Metrics& metrics;
   const net::NetOptions& net;
   std::string server_name;  // "castra-server/0.1.0"
+  runtime::Runtime* play = nullptr;  // the match runtime; null in the lobby-only mode
 };
 
 class Handlers {
@@ -50,7 +55,17 @@ class Handlers {
   void chat_history(Call& call);
   void mute_spectator(Call& call);
 
-  // Part 2's requests: checked by the dispatcher, answered ERROR_NOT_IMPLEMENTED.
+  // The match runtime's requests (server/dispatch/match_handlers.cpp).
+  void submit_command(Call& call);
+  void get_legal(Call& call);
+  void resign(Call& call);
+  void offer_draw(Call& call);
+  void answer_draw(Call& call);
+  void claim_win(Call& call);
+  void export_record(Call& call);
+  // A connection has gone: its match observers stop, its seats count as away.
+  void client_gone(std::uint64_t client_id);
+  // Requests this build does not serve (the lobby-only mode): ERROR_NOT_IMPLEMENTED.
   void not_implemented(Call& call);
 
   // Operators' actions (server/admin), also service thread.
@@ -68,7 +83,19 @@ class Handlers {
   void push_match_updated(const store::MatchRow& row, std::uint64_t except);
   void push_chat(const store::MatchRow& row, const lobby::ChatLine& line);
 
+  // Starts MatchUpdate pushes of `row` to `client` (after its Subscribed reply).
+  void watch(Client& client, const store::MatchRow& row, std::optional<int> seat,
+             std::optional<std::uint64_t> seen_events);
+  void unwatch(std::uint64_t client_id, const std::string& match_id);
+  std::shared_ptr<runtime::MatchHost> host_of(const Call& call);
+
   Services s_;
+  struct Watch {
+    std::shared_ptr<runtime::Observer> observer;
+    std::shared_ptr<runtime::MatchHost> host;
+    std::optional<int> seat;
+  };
+  std::map<std::pair<std::uint64_t, std::string>, Watch> watches_;  // service thread only
 };
 
 }  // namespace castra::dispatch

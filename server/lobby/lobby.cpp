@@ -120,6 +120,10 @@ Lobby::Lobby(store::MatchStore& matches, const Scenarios& scenarios, ChatStore& 
       options_(options),
       metrics_(metrics) {}
 
+int creator_side(const castra::v1::MatchSettings& settings) {
+  return settings.creator_side() == castra::v1::SIDE_B ? 1 : 0;
+}
+
 Result<Created> Lobby::create(std::int64_t account, const std::string& scenario_name,
                               castra::v1::MatchSettings asked, bool is_private) {
   const ScenarioEntry* scenario = scenarios_.find(scenario_name);
@@ -129,13 +133,18 @@ Result<Created> Lobby::create(std::int64_t account, const std::string& scenario_
   auto settings = normalized_settings(std::move(asked));
   if (!settings) return settings.failure();
 
-  std::vector<store::MatchRow> own;
-  if (auto s = matches_.matches_of_player(account, 1000, &own); !s.ok()) {
-    return storage_failure(s, "matches_of_player");
-  }
-  const auto open = std::count_if(own.begin(), own.end(), [&](const store::MatchRow& r) {
-    return r.status == kOpen && r.creator && *r.creator == account;
+  // A count, not the rows: rows carry their scenario.
+  std::int64_t open = 0;
+  const store::Status counted = sql_.read([&](store::Db& db) {
+    store::Status st;
+    store::Statement q =
+        db.prepare("SELECT count(*) FROM matches WHERE creator = ? AND status = 'open'", &st);
+    if (!st.ok()) return st;
+    q.bind(1, account);
+    if (q.step(&st)) open = q.column_int(0);
+    return st;
   });
+  if (!counted.ok()) return storage_failure(counted, "count_open");
   if (open >= options_.max_open_matches_per_account) {
     return fail(ErrorCode::kTooManyMatches,
                 "you have " + std::to_string(open) + " open matches; withdraw one first");
@@ -145,6 +154,11 @@ Result<Created> Lobby::create(std::int64_t account, const std::string& scenario_
   if (is_private) {
     out.invitation_code = random_invitation_code();
     settings->set_invitation_code(out.invitation_code);
+  }
+  // A random side is drawn now and kept in the settings (creator_side_random stays true).
+  if (settings->creator_side_random()) {
+    settings->set_creator_side(randombytes_uniform(2) == 1 ? castra::v1::SIDE_B
+                                                           : castra::v1::SIDE_A);
   }
   // The server's dice seed: drawn before anyone is seated, committed to at once.
   match::Bytes32 seed{};
@@ -161,27 +175,24 @@ Result<Created> Lobby::create(std::int64_t account, const std::string& scenario_
   row.status = kOpen;
   row.dice_commitment = std::string(match::as_view(commitment));
   row.creator = account;
-  const bool side_b = settings->creator_side_random()
-                          ? randombytes_uniform(2) == 1
-                          : settings->creator_side() == castra::v1::SIDE_B;
-  (side_b ? row.player_b : row.player_a) = account;
   row.created_ms = row.updated_ms = now_ms();
 
   store::Secrets secrets;
   secrets.server_seed = std::string(match::as_view(seed));
-  const store::Status s = matches_.create_match(row, secrets);
+  const store::Status s = runtime_.create(row, secrets);
   sodium_memzero(seed.data(), seed.size());
   sodium_memzero(secrets.server_seed.data(), secrets.server_seed.size());
   if (!s.ok()) return storage_failure(s, "create_match");
   spdlog::info("event=match_created match={} creator={} scenario={} side={} private={}", row.id,
-               account, row.scenario_name, side_b ? "B" : "A", is_private);
+               account, row.scenario_name, creator_side(*settings) == 1 ? "B" : "A", is_private);
   refresh_counts();
   return out;
 }
 
 std::vector<store::MatchRow> Lobby::list(const std::string& status, const std::string& ruleset,
                                          int limit) {
-  // Private matches are filtered out after the store's limit, so ask for more.
+  // Private matches, and open ones whose creator has not sat down, are filtered out after the
+  // store's limit, so ask for more.
   std::vector<store::MatchRow> rows;
   if (auto s = matches_.list_matches(status, std::min(limit * 4, 400), &rows); !s.ok()) {
     storage_failure(s, "list_matches");
@@ -190,6 +201,7 @@ std::vector<store::MatchRow> Lobby::list(const std::string& status, const std::s
   for (auto& r : rows) {
     if (!ruleset.empty() && r.ruleset != ruleset) continue;
     if (!settings_of(r).invitation_code().empty()) continue;
+    if (r.status == kOpen && !r.player_a && !r.player_b) continue;
     out.push_back(std::move(r));
     if (static_cast<int>(out.size()) >= limit) break;
   }
@@ -228,11 +240,18 @@ bool Lobby::invitation_ok(const store::MatchRow& row, const std::string& code) c
   return expected.empty() || expected == code;
 }
 
-bool Lobby::entropy_given(const store::MatchRow& row, int side) {
-  std::optional<store::Secrets> secrets;
-  if (auto s = matches_.secrets(row.id, &secrets); !s.ok() || !secrets) return false;
-  const auto& e = side == 0 ? secrets->entropy_a : secrets->entropy_b;
-  return e.has_value() && !e->empty();
+void Lobby::provide_entropy(std::int64_t account, const std::string& match_id,
+                            const std::string& entropy, RowDone done) {
+  auto row = find(match_id);
+  if (!row) return done(fail(ErrorCode::kMatchNotFound, "no match " + match_id));
+  if (!row->creator || *row->creator != account) {
+    return done(fail(ErrorCode::kNotSeated, "only the match's creator gives entropy this way"));
+  }
+  if (row->status != kOpen) return done(fail(ErrorCode::kMatchNotOpen, "the match has begun"));
+  if (seat_of(*row, account)) {
+    return done(fail(ErrorCode::kEntropyAlreadyGiven, "your entropy is already in"));
+  }
+  seat(*row, creator_side(settings_of(*row)), account, entropy, std::move(done));
 }
 
 void Lobby::join(std::int64_t account, const std::string& match_id, const std::string& code,
@@ -243,95 +262,46 @@ void Lobby::join(std::int64_t account, const std::string& match_id, const std::s
     return done(fail(ErrorCode::kBadInvitation, "this match needs its invitation code"));
   }
   if (row->status != kOpen) return done(fail(ErrorCode::kMatchNotOpen, "the match has begun"));
-  if (seat_of(*row, account)) {
-    return done(fail(ErrorCode::kAlreadySeated, "you already have a seat in this match"));
+  if ((row->creator && *row->creator == account) || seat_of(*row, account)) {
+    return done(fail(ErrorCode::kAlreadySeated, "this is your own match"));
+  }
+  if (!row->player_a && !row->player_b) {
+    return done(fail(ErrorCode::kMatchNotOpen, "the creator has not taken his seat yet"));
   }
   if (row->player_a && row->player_b) return done(fail(ErrorCode::kMatchFull, "no free seat"));
-  if (busy_.count(match_id) != 0) return done(busy());
-  const int side = row->player_a ? 1 : 0;
-  (side == 0 ? row->player_a : row->player_b) = account;
-  row->updated_ms = now_ms();
-  seat_and_store(std::move(*row), side, entropy, std::move(done));
+  seat(*row, row->player_a ? 1 : 0, account, entropy, std::move(done));
 }
 
-void Lobby::provide_entropy(std::int64_t account, const std::string& match_id,
-                            const std::string& entropy, RowDone done) {
+void Lobby::seat(const store::MatchRow& row, int side, std::int64_t account,
+                 const std::string& entropy, RowDone done) {
+  // One change per match at a time: a second join waits for the first one's commit.
+  if (busy_.count(row.id) != 0) return done(busy());
+  busy_.insert(row.id);
+  runtime_.seat(row, side, account, entropy,
+                [this, id = row.id, done](store::Status s, store::MatchRow seated) {
+                  to_service_([this, id, s, seated = std::move(seated), done] {
+                    busy_.erase(id);
+                    if (!s.ok()) return done(storage_failure(s, "seat"));
+                    spdlog::info("event=seated match={} a={} b={} status={}", id,
+                                 seated.player_a.value_or(0), seated.player_b.value_or(0),
+                                 seated.status);
+                    refresh_counts();
+                    done(seated);
+                  });
+                });
+}
+
+void Lobby::leave(std::int64_t account, const std::string& match_id, RowDone done) {
   auto row = find(match_id);
   if (!row) return done(fail(ErrorCode::kMatchNotFound, "no match " + match_id));
-  const auto side = seat_of(*row, account);
-  if (!side) return done(fail(ErrorCode::kNotSeated, "you have no seat in this match"));
-  if (row->status != kOpen) return done(fail(ErrorCode::kMatchNotOpen, "the match has begun"));
-  if (entropy_given(*row, *side)) {
-    return done(fail(ErrorCode::kEntropyAlreadyGiven, "your entropy is already in"));
+  const bool creator = row->creator && *row->creator == account;
+  if (!creator && !seat_of(*row, account)) {
+    return done(fail(ErrorCode::kNotSeated, "you have no seat in this match"));
   }
-  if (busy_.count(match_id) != 0) return done(busy());
-  row->updated_ms = now_ms();
-  seat_and_store(std::move(*row), *side, entropy, std::move(done));
-}
-
-void Lobby::seat_and_store(store::MatchRow next, int side, const std::string& entropy,
-                           RowDone done) {
-  std::optional<store::Secrets> secrets;
-  if (auto s = matches_.secrets(next.id, &secrets); !s.ok() || !secrets) {
-    return done(storage_failure(s.ok() ? store::Status{1, "no secrets row"} : s, "secrets"));
+  if (row->status != kOpen || !creator) {
+    return done(fail(ErrorCode::kMatchNotOpen, "the match has begun; resign instead"));
   }
-  (side == 0 ? secrets->entropy_a : secrets->entropy_b) = entropy;
-  store::AppendRequest request;
-  request.match_id = next.id;
-  request.side = side;
-  request.match_update = next;
-  request.secrets_update = std::move(*secrets);
-  busy_.insert(next.id);
-  // The seat and the entropy are one transaction; the reply waits for its commit.
-  matches_.append(std::move(request), [this, next, done](store::Status s) {
-    to_service_([this, s, next, done] {
-      busy_.erase(next.id);
-      if (!s.ok()) return done(storage_failure(s, "seat"));
-      spdlog::info("event=seat_stored match={} a={} b={}", next.id, next.player_a.value_or(0),
-                   next.player_b.value_or(0));
-      start_if_ready(next, done);
-    });
-  });
-}
-
-void Lobby::start_if_ready(store::MatchRow row, RowDone done) {
-  if (!row.player_a || !row.player_b || !entropy_given(row, 0) || !entropy_given(row, 1)) {
-    return done(row);
-  }
-  busy_.insert(row.id);
-  runtime_.start(row, [this, row, done](store::Status s, store::MatchRow started) {
-    to_service_([this, s, row, started = std::move(started), done] {
-      busy_.erase(row.id);
-      refresh_counts();
-      if (!s.ok()) {
-        storage_failure(s, "start");
-        return done(row);  // seated and stored; the start is retried by the runtime
-      }
-      spdlog::info("event=match_started match={}", row.id);
-      done(started);
-    });
-  });
-}
-
-Result<store::MatchRow> Lobby::leave(std::int64_t account, const std::string& match_id) {
-  auto row = find(match_id);
-  if (!row) return fail(ErrorCode::kMatchNotFound, "no match " + match_id);
-  const auto side = seat_of(*row, account);
-  if (!side) return fail(ErrorCode::kNotSeated, "you have no seat in this match");
-  if (row->status != kOpen) {
-    return fail(ErrorCode::kMatchNotOpen, "the match has begun; resign instead");
-  }
-  if (busy_.count(match_id) != 0) return busy();
-  if (row->creator && *row->creator == account) {
-    row->status = kClosed;
-  } else {
-    (*side == 0 ? row->player_a : row->player_b).reset();
-  }
-  row->updated_ms = now_ms();
-  if (auto s = matches_.update_match(*row); !s.ok()) return storage_failure(s, "leave");
-  spdlog::info("event=match_left match={} account={} status={}", row->id, account, row->status);
-  refresh_counts();
-  return *row;
+  end(*row, "withdrawn by its creator", std::move(done));
 }
 
 void Lobby::end_by_operator(const std::string& match_id, const std::string& reason, RowDone done) {
@@ -340,18 +310,22 @@ void Lobby::end_by_operator(const std::string& match_id, const std::string& reas
   if (row->status == kFinished || row->status == kClosed) {
     return done(fail(ErrorCode::kMatchNotOpen, "the match has already ended"));
   }
-  if (busy_.count(match_id) != 0) return done(busy());
-  busy_.insert(match_id);
-  runtime_.end(
-      *row, reason, [this, match_id, reason, done](store::Status s, store::MatchRow ended) {
-        to_service_([this, s, match_id, reason, ended = std::move(ended), done] {
-          busy_.erase(match_id);
-          refresh_counts();
-          if (!s.ok()) return done(storage_failure(s, "end"));
-          spdlog::warn("event=match_ended_by_operator match={} reason=\"{}\"", match_id, reason);
-          done(ended);
-        });
-      });
+  end(*row, reason, std::move(done));
+}
+
+void Lobby::end(const store::MatchRow& row, const std::string& reason, RowDone done) {
+  if (busy_.count(row.id) != 0) return done(busy());
+  busy_.insert(row.id);
+  runtime_.end(row, reason,
+               [this, id = row.id, reason, done](store::Status s, store::MatchRow ended) {
+                 to_service_([this, s, id, reason, ended = std::move(ended), done] {
+                   busy_.erase(id);
+                   refresh_counts();
+                   if (!s.ok()) return done(storage_failure(s, "end"));
+                   spdlog::info("event=match_closed match={} reason=\"{}\"", id, reason);
+                   done(ended);
+                 });
+               });
 }
 
 Result<ChatLine> Lobby::post_chat(const store::MatchRow& row, Channel channel,

@@ -1,8 +1,7 @@
 // Lobby: creating matches (the one place a match comes into being: seed, commitment, row),
-// listing them, seating players with their dice entropy, withdrawing unstarted matches,
-// operators ending matches, and match chat with per-player mutes. Rows live in the MatchStore;
-// the lobby hands ready matches to the MatchRuntime. Service thread only; `done` callbacks
-// run on the service thread too.
+// listing, seating players with their dice entropy, withdrawing and ending matches, and chat
+// with per-player mutes. It decides who may do what; the MatchRuntime stores and plays.
+// Service thread only; `done` callbacks run on the service thread too.
 #pragma once
 
 #include <cstdint>
@@ -43,6 +42,8 @@ struct Created {
 
 // 0 for side A, 1 for side B, nullopt when `account` has no seat in `row`.
 std::optional<int> seat_of(const store::MatchRow& row, std::int64_t account);
+// The side the creator chose (or drew), whether or not he has taken it yet.
+int creator_side(const castra::v1::MatchSettings& settings);
 bool to_act(const store::MatchRow& row, int side);
 // The settings a client asked for, checked and with defaults filled in (docs/protocol.md).
 server::Result<castra::v1::MatchSettings> normalized_settings(castra::v1::MatchSettings settings);
@@ -66,14 +67,15 @@ class Lobby {
   // nullopt when there is none (or the store failed: logged).
   std::optional<store::MatchRow> find(const std::string& match_id);
   castra::v1::MatchSettings settings_of(const store::MatchRow& row) const;
-  // Whether the player on `side` has given his entropy.
-  bool entropy_given(const store::MatchRow& row, int side);
 
-  void join(std::int64_t account, const std::string& match_id, const std::string& code,
-            const std::string& entropy, RowDone done);
+  // The creator takes his side with his entropy: the match is listed from now on.
   void provide_entropy(std::int64_t account, const std::string& match_id,
                        const std::string& entropy, RowDone done);
-  server::Result<store::MatchRow> leave(std::int64_t account, const std::string& match_id);
+  // A second player takes the other side with his entropy: the match starts.
+  void join(std::int64_t account, const std::string& match_id, const std::string& code,
+            const std::string& entropy, RowDone done);
+  // The creator withdraws a match that has not started: it is closed.
+  void leave(std::int64_t account, const std::string& match_id, RowDone done);
   void end_by_operator(const std::string& match_id, const std::string& reason, RowDone done);
   // Checks a private match's code (public matches need none).
   bool invitation_ok(const store::MatchRow& row, const std::string& code) const;
@@ -92,8 +94,9 @@ class Lobby {
   void refresh_counts();
 
  private:
-  void seat_and_store(store::MatchRow next, int side, const std::string& entropy, RowDone done);
-  void start_if_ready(store::MatchRow row, RowDone done);
+  void seat(const store::MatchRow& row, int side, std::int64_t account, const std::string& entropy,
+            RowDone done);
+  void end(const store::MatchRow& row, const std::string& reason, RowDone done);
 
   store::MatchStore& matches_;
   const Scenarios& scenarios_;

@@ -1,10 +1,11 @@
-// MatchRuntime: where the lobby hands a match over to play. The lobby seats players and
-// collects their entropy; when a match is ready (both seats taken, both players' entropy in)
-// it calls start(), and an operator's end-match calls end(). Part 2's runtime implements this
-// (plays the opening log entry, runs clocks); until then LobbyOnlyRuntime only marks the row.
-// Called on the service thread; `done` may run on any thread.
+// MatchRuntime: the lobby's one hook into the match runtime: the lobby decides who may do
+// what, the runtime stores and plays (create, seat with entropy, end). Part 2's runtime
+// (server/runtime: Runtime::create, MatchHost::seat, abort) implements it; until then
+// LobbyOnlyRuntime writes rows and plays nothing. Called on the service thread; `done` may run
+// on any thread (the store writer's included).
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <string>
 
@@ -14,23 +15,27 @@ namespace castra::lobby {
 
 class MatchRuntime {
  public:
+  using Done = std::function<void(store::Status, store::MatchRow)>;
   virtual ~MatchRuntime() = default;
-  // `row` is ready: make it live. `done` gets the row as stored afterwards, or a failure.
-  virtual void start(const store::MatchRow& row,
-                     std::function<void(store::Status, store::MatchRow)> done) = 0;
-  // Ends `row` without an outcome (an operator's decision, `reason` in words).
-  virtual void end(const store::MatchRow& row, const std::string& reason,
-                   std::function<void(store::Status, store::MatchRow)> done) = 0;
+  // Stores `row` (status "open", no seat taken) and its secrets; the commitment is public once
+  // this returns.
+  virtual store::Status create(const store::MatchRow& row, const store::Secrets& secrets) = 0;
+  // Seats `account` on `side` (0: A, 1: B) with his entropy, after the commit; `done` gets the
+  // row as stored, "live" when both seats are now taken.
+  virtual void seat(const store::MatchRow& row, int side, std::int64_t account,
+                    const std::string& entropy, Done done) = 0;
+  // Ends `row` without an outcome ("closed"), `reason` in words.
+  virtual void end(const store::MatchRow& row, const std::string& reason, Done done) = 0;
 };
 
-// Part 1's stand-in: start() sets the status to "live", end() to "closed"; no play.
+// Part 1's stand-in: rows and secrets only, no play.
 class LobbyOnlyRuntime final : public MatchRuntime {
  public:
   explicit LobbyOnlyRuntime(store::MatchStore& store) : store_(store) {}
-  void start(const store::MatchRow& row,
-             std::function<void(store::Status, store::MatchRow)> done) override;
-  void end(const store::MatchRow& row, const std::string& reason,
-           std::function<void(store::Status, store::MatchRow)> done) override;
+  store::Status create(const store::MatchRow& row, const store::Secrets& secrets) override;
+  void seat(const store::MatchRow& row, int side, std::int64_t account, const std::string& entropy,
+            Done done) override;
+  void end(const store::MatchRow& row, const std::string& reason, Done done) override;
 
  private:
   store::MatchStore& store_;

@@ -15,7 +15,11 @@ using tcp = boost::asio::ip::tcp;
 
 Listener::Listener(boost::asio::io_context& ioc, std::shared_ptr<SharedState> state,
                    boost::asio::ssl::context* tls)
-    : ioc_(ioc), acceptor_(boost::asio::make_strand(ioc)), state_(std::move(state)), tls_(tls) {}
+    : ioc_(ioc),
+      acceptor_(boost::asio::make_strand(ioc)),
+      backoff_(acceptor_.get_executor()),
+      state_(std::move(state)),
+      tls_(tls) {}
 
 bool Listener::open(const tcp::endpoint& endpoint, beast::error_code& ec) {
   acceptor_.open(endpoint.protocol(), ec);
@@ -37,6 +41,7 @@ void Listener::stop() {
   boost::asio::dispatch(acceptor_.get_executor(), [self = shared_from_this()] {
     beast::error_code ec;
     self->acceptor_.close(ec);
+    self->backoff_.cancel();
   });
 }
 
@@ -48,9 +53,15 @@ void Listener::do_accept() {
 void Listener::on_accept(beast::error_code ec, tcp::socket socket) {
   if (ec == boost::asio::error::operation_aborted) return;  // stopped
   if (ec) {
-    // Out of descriptors, typically: keep accepting once some close.
+    // Out of descriptors, typically: try again shortly rather than spin.
     spdlog::warn("event=accept_error error=\"{}\"", ec.message());
-  } else if (!state_->shutting_down()) {
+    backoff_.expires_after(std::chrono::milliseconds(100));
+    backoff_.async_wait([self = shared_from_this()](boost::system::error_code e) {
+      if (!e && self->acceptor_.is_open()) self->do_accept();
+    });
+    return;
+  }
+  if (!state_->shutting_down()) {
     if (tls_ != nullptr) {
       std::make_shared<HttpSession<TlsStream>>(TlsStream(std::move(socket), *tls_), state_)->run();
     } else {

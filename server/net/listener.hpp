@@ -4,6 +4,7 @@
 
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/ssl/context.hpp>
+#include <boost/asio/steady_timer.hpp>
 #include <boost/beast/core.hpp>
 
 #include <memory>
@@ -29,6 +30,7 @@ class Listener : public std::enable_shared_from_this<Listener> {
 
   boost::asio::io_context& ioc_;
   boost::asio::ip::tcp::acceptor acceptor_;
+  boost::asio::steady_timer backoff_;
   std::shared_ptr<SharedState> state_;
   boost::asio::ssl::context* tls_;
 };

@@ -23,6 +23,23 @@ class SystemClock final : public Clock {
   }
 };
 
+// Time that runs `speed` times faster than the system's from the moment it is made: for
+// tests and demonstrations of live deadlines (castra-server --clock-speed). At speed 1 it is
+// the system clock.
+class ScaledClock final : public Clock {
+ public:
+  explicit ScaledClock(double speed) : speed_(speed), start_(system_.now_ms()) {}
+  std::int64_t now_ms() const override {
+    const std::int64_t real = system_.now_ms();
+    return start_ + static_cast<std::int64_t>(static_cast<double>(real - start_) * speed_);
+  }
+
+ private:
+  SystemClock system_;
+  double speed_;
+  std::int64_t start_;
+};
+
 class ManualClock final : public Clock {
  public:
   explicit ManualClock(std::int64_t start_ms) : now_(start_ms) {}

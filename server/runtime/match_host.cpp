@@ -305,7 +305,7 @@ void MatchHost::fill_row() {
   const rules::Acting act = match_->acting();
   row_.to_act = std::string(act.a ? "A" : "") + (act.b ? "B" : "");
   if (auto o = match_->outcome()) {
-    row_.status = "finished";
+    row_.status = aborted_ ? "closed" : "finished";
     v1::Outcome p;
     wire::outcome_to_proto(*o, &p);
     row_.outcome = p.SerializeAsString();
@@ -345,6 +345,12 @@ void MatchHost::resign(Side side, Done done) {
     std::lock_guard lock(mu_);
     run_or_queue(
         [this, side, done](Deliveries& out) {
+          if (!match_->seated(Side::kA) || !match_->seated(Side::kB)) {
+            out.push_back([done] {
+              done(rules::RuleError{"match.not_started", "the match has not started yet"});
+            });
+            return;
+          }
           end_now(match::EndReason::kResigned, side,
                   rules::Outcome::win(rules::other(side), side_name(side) + " resigned"), done, out);
         },
@@ -395,6 +401,27 @@ void MatchHost::accept_draw(Side side, Done done) {
   for (auto& f : out) f();
 }
 
+void MatchHost::decline_draw(Side side, Done done) {
+  Deliveries out;
+  {
+    std::lock_guard lock(mu_);
+    run_or_queue(
+        [this, side, done](Deliveries& out) {
+          if (draw_offer_ != rules::other(side)) {
+            out.push_back([done] {
+              done(rules::RuleError{"match.draw", "your opponent has not offered a draw"});
+            });
+            return;
+          }
+          draw_offer_.reset();
+          out.push_back([done] { done(std::nullopt); });
+          collect_updates(&out);
+        },
+        out);
+  }
+  for (auto& f : out) f();
+}
+
 void MatchHost::claim_win(Side side, Done done) {
   Deliveries out;
   {
@@ -428,6 +455,7 @@ void MatchHost::abort(const std::string& why, Done done) {
     std::lock_guard lock(mu_);
     run_or_queue(
         [this, why, done](Deliveries& out) {
+          aborted_ = true;
           end_now(match::EndReason::kAborted, Side::kA, rules::Outcome::draw("ended by an operator: " + why),
                   done, out);
         },

@@ -63,6 +63,7 @@ class MatchHost : public std::enable_shared_from_this<MatchHost> {
   void resign(Side side, Done done);
   void offer_draw(Side side, Done done);
   void accept_draw(Side side, Done done);
+  void decline_draw(Side side, Done done);
   // After the disconnect grace of a live match has run out for the opponent while it had to act.
   void claim_win(Side side, Done done);
   void abort(const std::string& why, Done done);
@@ -150,6 +151,7 @@ class MatchHost : public std::enable_shared_from_this<MatchHost> {
   std::map<std::pair<int, std::int64_t>, v1::CommandResult> replies_;
   std::vector<Subscriber> subscribers_;
   bool closed_ = false;
+  bool aborted_ = false;  // ended by an operator: stored as "closed", not "finished"
   bool connected_[2] = {false, false};
   std::int64_t absent_acting_ms_[2] = {0, 0};
   std::int64_t last_tick_ms_ = 0;

@@ -10,31 +10,45 @@ Runtime::Runtime(store::MatchStore& store, const Clock& clock, HostOptions optio
     : store_(store), clock_(clock), options_(options) {}
 
 rules::Checked<std::shared_ptr<MatchHost>> Runtime::create(const CreateRequest& request) {
-  auto made = wire::make_match(
-      {request.match_id, request.scenario, /*rules_version=*/"", request.server_seed});
-  if (!made) return made.error();
-  std::unique_ptr<wire::AnyMatch> m = std::move(*made);
-
   store::MatchRow row;
   row.id = request.match_id;
-  row.ruleset = m->ruleset();
-  row.rules_version = m->rules_version();
   row.scenario_name = request.scenario_name;
   row.scenario = request.scenario.SerializeAsString();
   row.settings = request.settings.SerializeAsString();
-  row.status = "open";
-  row.dice_commitment = std::string(match::as_view(m->dice_commitment()));
   row.creator = request.creator;
-  row.created_ms = row.updated_ms = clock_.now_ms();
   store::Secrets secrets;
   secrets.server_seed = std::string(match::as_view(request.server_seed));
+  return create(row, secrets);
+}
+
+rules::Checked<std::shared_ptr<MatchHost>> Runtime::create(const store::MatchRow& given,
+                                                           const store::Secrets& secrets) {
+  v1::ScenarioFile scenario;
+  v1::MatchSettings settings;
+  if (!scenario.ParseFromString(given.scenario) || !settings.ParseFromString(given.settings) ||
+      secrets.server_seed.size() != 32) {
+    return rules::refuse("server.match", "the match's scenario, settings or seed are malformed");
+  }
+  match::Bytes32 seed{};
+  std::copy(secrets.server_seed.begin(), secrets.server_seed.end(), seed.begin());
+  auto made = wire::make_match({given.id, scenario, given.rules_version, seed});
+  if (!made) return made.error();
+  std::unique_ptr<wire::AnyMatch> m = std::move(*made);
+
+  store::MatchRow row = given;
+  row.ruleset = m->ruleset();
+  row.rules_version = m->rules_version();
+  row.status = "open";
+  row.dice_commitment = std::string(match::as_view(m->dice_commitment()));
+  if (row.created_ms == 0) row.created_ms = clock_.now_ms();
+  row.updated_ms = clock_.now_ms();
   if (store::Status st = store_.create_match(row, secrets); !st.ok()) {
     return rules::refuse("server.storage", "the match could not be stored: " + st.message);
   }
-  auto host = std::make_shared<MatchHost>(std::move(m), std::move(row), request.settings, store_,
-                                          clock_, options_);
+  auto host =
+      std::make_shared<MatchHost>(std::move(m), std::move(row), settings, store_, clock_, options_);
   std::lock_guard lock(mu_);
-  hosts_[request.match_id] = host;
+  hosts_[given.id] = host;
   return host;
 }
 
@@ -51,35 +65,57 @@ std::vector<std::shared_ptr<MatchHost>> Runtime::matches() {
   return out;
 }
 
+std::shared_ptr<MatchHost> Runtime::build(const store::MatchRow& row,
+                                         const std::optional<store::Snapshot>& snapshot,
+                                         const std::vector<store::LogRow>& log) {
+  std::optional<store::Secrets> secrets;
+  v1::ScenarioFile scenario;
+  v1::MatchSettings settings;
+  if (!store_.secrets(row.id, &secrets).ok() || !secrets || secrets->server_seed.size() != 32 ||
+      !scenario.ParseFromString(row.scenario) || !settings.ParseFromString(row.settings)) {
+    spdlog::error("event=match_not_loaded match={} reason=\"unreadable scenario, settings or "
+                  "secrets\"", row.id);
+    return nullptr;
+  }
+  match::Bytes32 seed{};
+  std::copy(secrets->server_seed.begin(), secrets->server_seed.end(), seed.begin());
+  auto made = wire::make_match({row.id, scenario, row.rules_version, seed});
+  if (!made) {
+    spdlog::error("event=match_not_loaded match={} reason=\"scenario refused: {}\"", row.id,
+                  made.error().message);
+    return nullptr;
+  }
+  auto host =
+      std::make_shared<MatchHost>(std::move(*made), row, settings, store_, clock_, options_);
+  if (auto err = host->restore(*secrets, log, snapshot)) {
+    spdlog::error("event=match_not_loaded match={} reason=\"log does not replay: {}\"", row.id,
+                  *err);
+    return nullptr;
+  }
+  return host;
+}
+
+std::shared_ptr<MatchHost> Runtime::load(const std::string& id) {
+  if (auto host = find(id)) return host;
+  std::optional<store::MatchRow> row;
+  std::optional<store::Snapshot> snapshot;
+  std::vector<store::LogRow> log;
+  if (!store_.find_match(id, &row).ok() || !row || !store_.latest_snapshot(id, &snapshot).ok() ||
+      !store_.log_from(id, 0, &log).ok()) {
+    return nullptr;
+  }
+  auto host = build(*row, snapshot, log);
+  if (!host) return nullptr;
+  std::lock_guard lock(mu_);
+  return hosts_.emplace(id, host).first->second;
+}
+
 std::size_t Runtime::recover() {
   std::map<std::string, std::shared_ptr<MatchHost>> loaded;
   auto replay = [&](const store::MatchRow& row, const std::optional<store::Snapshot>& snapshot,
                     const std::vector<store::LogRow>& log) {
-    std::optional<store::Secrets> secrets;
-    v1::ScenarioFile scenario;
-    v1::MatchSettings settings;
-    if (!store_.secrets(row.id, &secrets).ok() || !secrets ||
-        secrets->server_seed.size() != 32 || !scenario.ParseFromString(row.scenario) ||
-        !settings.ParseFromString(row.settings)) {
-      spdlog::error("event=match_not_recovered match={} reason=\"unreadable scenario, settings "
-                    "or secrets\"", row.id);
-      return false;
-    }
-    match::Bytes32 seed{};
-    std::copy(secrets->server_seed.begin(), secrets->server_seed.end(), seed.begin());
-    auto made = wire::make_match({row.id, scenario, row.rules_version, seed});
-    if (!made) {
-      spdlog::error("event=match_not_recovered match={} reason=\"scenario refused: {}\"", row.id,
-                    made.error().message);
-      return false;
-    }
-    auto host =
-        std::make_shared<MatchHost>(std::move(*made), row, settings, store_, clock_, options_);
-    if (auto err = host->restore(*secrets, log, snapshot)) {
-      spdlog::error("event=match_not_recovered match={} reason=\"log does not replay: {}\"",
-                    row.id, *err);
-      return false;
-    }
+    auto host = build(row, snapshot, log);
+    if (!host) return false;
     loaded[row.id] = std::move(host);
     return true;
   };

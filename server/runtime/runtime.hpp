@@ -30,7 +30,13 @@ class Runtime {
 
   // A new match, stored before it is returned; its dice commitment is public from now on.
   rules::Checked<std::shared_ptr<MatchHost>> create(const CreateRequest& request);
+  // The same from a row and secrets made by the lobby (server/lobby), stored here.
+  rules::Checked<std::shared_ptr<MatchHost>> create(const store::MatchRow& row,
+                                                    const store::Secrets& secrets);
   std::shared_ptr<MatchHost> find(const std::string& id);
+  // Loads a match that is not running here (a finished one, for its record) from the store,
+  // replaying its log; null when it is unknown or does not replay.
+  std::shared_ptr<MatchHost> load(const std::string& id);
   // Loads every open and live match from the store. Returns how many were loaded and logs
   // each that could not be (kept closed).
   std::size_t recover();
@@ -39,6 +45,11 @@ class Runtime {
   std::vector<std::shared_ptr<MatchHost>> matches();
 
  private:
+  // A host for a stored match, its log replayed and checked; null (and a log line) if not.
+  std::shared_ptr<MatchHost> build(const store::MatchRow& row,
+                                   const std::optional<store::Snapshot>& snapshot,
+                                   const std::vector<store::LogRow>& log);
+
   store::MatchStore& store_;
   const Clock& clock_;
   const HostOptions options_;

@@ -279,7 +279,7 @@ TEST(HostileInput, BadRegistrationsAreRefusedWithTheirReason) {
             v1::ERROR_ALREADY_AUTHENTICATED);
 }
 
-TEST(HostileInput, MatchRuntimeRequestsAreCheckedThenNotImplementedYet) {
+TEST(HostileInput, MatchRuntimeRequestsAreCheckedBeforeTheMatchStarts) {
   ServerProcess server(test_flags());
   ASSERT_TRUE(server.started()) << server.log();
   Player alice = registered(server.ws_url(), "alice");
@@ -287,14 +287,21 @@ TEST(HostileInput, MatchRuntimeRequestsAreCheckedThenNotImplementedYet) {
       call(*alice.client, req::create_match("optio/test", true)).match_created().match().match_id();
   v1::ClientEnvelope resign;
   resign.mutable_resign()->set_match_id(id);
+  EXPECT_EQ(error_of(call(*alice.client, resign)), v1::ERROR_NOT_SEATED);  // no entropy yet
+  v1::ClientEnvelope sit;
+  sit.mutable_provide_entropy()->set_match_id(id);
+  sit.mutable_provide_entropy()->set_entropy(client_entropy());
+  ASSERT_TRUE(call(*alice.client, sit).has_done());
   const auto reply = call(*alice.client, resign);
-  EXPECT_EQ(error_of(reply), v1::ERROR_NOT_IMPLEMENTED);
-  EXPECT_NE(reply.error().message().find("resign"), std::string::npos);
+  EXPECT_EQ(error_of(reply), v1::ERROR_MATCH_NOT_LIVE);  // nobody has joined yet
   v1::ClientEnvelope submit;
   submit.mutable_submit_command()->set_match_id(id);
   submit.mutable_submit_command()->set_client_seq(1);
-  submit.mutable_submit_command()->mutable_command()->mutable_optio();
-  EXPECT_EQ(error_of(call(*alice.client, submit)), v1::ERROR_MATCH_NOT_LIVE);
+  submit.mutable_submit_command()->mutable_command()->mutable_optio()->mutable_end_phase();
+  const auto refused = call(*alice.client, submit);
+  ASSERT_TRUE(refused.has_command_result()) << refused.DebugString();
+  EXPECT_FALSE(refused.command_result().accepted());
+  EXPECT_EQ(refused.command_result().error().rule(), "match.not_started");
   submit.mutable_submit_command()->set_client_seq(0);
   EXPECT_EQ(error_of(call(*alice.client, submit)), v1::ERROR_INVALID_REQUEST);
 }

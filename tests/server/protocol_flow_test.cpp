@@ -64,9 +64,12 @@ TEST(ProtocolFlow, RegisterLoginCreateListJoinChatLogout) {
   EXPECT_EQ(match.ruleset(), "optio");
   EXPECT_EQ(match.rules_version(), "optio-1");
   EXPECT_EQ(match.dice_commitment().size(), 64u);
-  EXPECT_TRUE(match.seated());
+  EXPECT_FALSE(match.seated());  // not before her entropy
   EXPECT_EQ(match.my_side(), v1::SIDE_A);
-  EXPECT_FALSE(match.my_entropy_given());
+  // Listed only once she sits down with her entropy, given after seeing the commitment.
+  EXPECT_EQ(call(*bob.client, req::list_matches(v1::MATCH_OPEN)).matches().matches_size(), 0);
+  EXPECT_EQ(error_of(call(*bob.client, req::join_match(id, client_entropy()))),
+            v1::ERROR_MATCH_NOT_OPEN);
   EXPECT_FALSE(error_of(call(*alice.client, provide_entropy(id))));
 
   // Bob sees it in the open list, with the same commitment, and joins with his entropy.
@@ -184,6 +187,7 @@ TEST(ProtocolFlow, PrivateMatchesAreUnlistedAndNeedTheirCode) {
   const std::string code = created.match_created().invitation_code();
   EXPECT_EQ(code.size(), 10u);
   EXPECT_EQ(created.match_created().match().settings().invitation_code(), code);  // creator's
+  EXPECT_FALSE(error_of(call(*alice.client, provide_entropy(id))));
 
   auto open = call(*bob.client, req::list_matches(v1::MATCH_OPEN));
   EXPECT_EQ(open.matches().matches_size(), 0);
@@ -192,8 +196,7 @@ TEST(ProtocolFlow, PrivateMatchesAreUnlistedAndNeedTheirCode) {
   auto joined = call(*bob.client, req::join_match(id, client_entropy(), code));
   ASSERT_TRUE(joined.has_match_joined()) << joined.DebugString();
   EXPECT_TRUE(joined.match_joined().match().settings().invitation_code().empty());  // not his
-  EXPECT_EQ(joined.match_joined().match().status(), v1::MATCH_OPEN);  // alice's entropy missing
-  EXPECT_FALSE(error_of(call(*alice.client, provide_entropy(id))));
+  EXPECT_EQ(joined.match_joined().match().status(), v1::MATCH_LIVE);
   EXPECT_EQ(error_of(call(*alice.client, provide_entropy(id))), v1::ERROR_MATCH_NOT_OPEN);
   v1::ClientEnvelope mine;
   mine.mutable_my_matches();

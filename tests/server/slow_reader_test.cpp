@@ -18,7 +18,12 @@ TEST(SlowReader, IsDisconnectedOnceItsQueueIsFullAndMemoryStaysBounded) {
   // Enough matches that one open list is a large reply (about 18 KB).
   Player alice = registered(server.ws_url(), "alice");
   for (int i = 0; i < 100; ++i) {
-    ASSERT_TRUE(call(*alice.client, req::create_match("optio/test", true)).has_match_created());
+    const auto created = call(*alice.client, req::create_match("optio/test", true));
+    ASSERT_TRUE(created.has_match_created());
+    v1::ClientEnvelope sit;
+    sit.mutable_provide_entropy()->set_match_id(created.match_created().match().match_id());
+    sit.mutable_provide_entropy()->set_entropy(client_entropy());
+    ASSERT_TRUE(call(*alice.client, sit).has_done());
   }
   const auto list = call(*alice.client, req::list_matches(v1::MATCH_OPEN, 100));
   ASSERT_EQ(list.matches().matches_size(), 100);

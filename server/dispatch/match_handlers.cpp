@@ -1,0 +1,162 @@
+// The match runtime's requests and pushes: commands, legal lists, resignations, draws,
+// claims, records, and the MatchUpdate stream of every subscribed connection. Service
+// thread; the runtime's completions arrive on the store's writer thread and only send frames.
+#include <sodium.h>
+
+#include "server/dispatch/handlers.hpp"
+
+namespace castra::dispatch {
+
+namespace v1 = castra::v1;
+using server::ErrorCode;
+using server::fail;
+
+namespace {
+
+// Sends each MatchUpdate to one connection as a push. Any thread (Connection::send is).
+class ConnectionObserver final : public runtime::Observer {
+ public:
+  explicit ConnectionObserver(std::weak_ptr<net::Connection> connection)
+      : connection_(std::move(connection)) {}
+  void on_update(const v1::MatchUpdate& update) override {
+    auto c = connection_.lock();
+    if (!c) return;
+    v1::ServerEnvelope e;
+    *e.mutable_match_update() = update;
+    c->send(frame_of(e));
+  }
+
+ private:
+  std::weak_ptr<net::Connection> connection_;
+};
+
+v1::ServerEnvelope done() {
+  v1::ServerEnvelope e;
+  e.mutable_done();
+  return e;
+}
+
+// A match-level refusal as the protocol's error.
+server::Failure failure_of(const rules::RuleError& e) {
+  if (e.rule == "match.draw") return fail(ErrorCode::kNoDrawOffer, e.message);
+  if (e.rule == "match.claim") return fail(ErrorCode::kClaimTooEarly, e.message);
+  if (e.rule == "match.over" || e.rule == "match.closed" || e.rule == "match.not_started") {
+    return fail(ErrorCode::kMatchNotLive, e.message);
+  }
+  return fail(ErrorCode::kInternal, e.message);
+}
+
+runtime::MatchHost::Done answer(const Reply& reply) {
+  return [reply](std::optional<rules::RuleError> err) {
+    if (err) return reply.fail(failure_of(*err));
+    reply.ok(done());
+  };
+}
+
+rules::Side side_of(int seat) { return seat == 1 ? rules::Side::kB : rules::Side::kA; }
+
+}  // namespace
+
+std::shared_ptr<runtime::MatchHost> Handlers::host_of(const Call& call) {
+  if (s_.play == nullptr || !call.match) return nullptr;
+  return s_.play->find(call.match->id);
+}
+
+void Handlers::watch(Client& client, const store::MatchRow& row, std::optional<int> seat,
+                     std::optional<std::uint64_t> seen_events) {
+  if (s_.play == nullptr) return;
+  auto host = s_.play->find(row.id);
+  if (!host) return;
+  unwatch(client.id, row.id);
+  auto observer = std::make_shared<ConnectionObserver>(client.connection);
+  const rules::Viewer viewer = seat ? rules::viewer_of(side_of(*seat)) : rules::Viewer::kSpectator;
+  watches_[{client.id, row.id}] = Watch{observer, host, seat};
+  if (seat) host->set_connected(side_of(*seat), true);
+  host->subscribe(viewer, seen_events, observer);
+}
+
+void Handlers::unwatch(std::uint64_t client_id, const std::string& match_id) {
+  auto it = watches_.find({client_id, match_id});
+  if (it == watches_.end()) return;
+  it->second.host->unsubscribe(it->second.observer.get());
+  if (it->second.seat) it->second.host->set_connected(side_of(*it->second.seat), false);
+  watches_.erase(it);
+}
+
+void Handlers::client_gone(std::uint64_t client_id) {
+  for (auto it = watches_.lower_bound({client_id, std::string()});
+       it != watches_.end() && it->first.first == client_id;) {
+    const std::string match_id = (it++)->first.second;
+    unwatch(client_id, match_id);
+  }
+}
+
+void Handlers::submit_command(Call& call) {
+  auto host = host_of(call);
+  if (!host) return call.reply.fail(fail(ErrorCode::kMatchNotLive, "this match is not being played"));
+  const auto& r = call.request.submit_command();
+  match::Bytes32 salt{};
+  randombytes_buf(salt.data(), salt.size());  // used only if the command seals something
+  host->submit(side_of(call.side), static_cast<std::int64_t>(r.client_seq()), r.command(), salt,
+               [reply = call.reply](v1::CommandResult result) {
+                 v1::ServerEnvelope e;
+                 *e.mutable_command_result() = std::move(result);
+                 reply.ok(std::move(e));
+               });
+}
+
+void Handlers::get_legal(Call& call) {
+  auto host = host_of(call);
+  if (!host) return call.reply.fail(fail(ErrorCode::kMatchNotLive, "this match is not being played"));
+  v1::ServerEnvelope e;
+  auto* legal = e.mutable_legal();
+  legal->set_match_id(call.match->id);
+  *legal->mutable_legal() = host->legal(side_of(call.side));
+  legal->set_phase(host->acting().phase);
+  legal->set_event_count(host->committed_events());
+  call.reply.ok(std::move(e));
+}
+
+void Handlers::resign(Call& call) {
+  auto host = host_of(call);
+  if (!host) return call.reply.fail(fail(ErrorCode::kMatchNotLive, "this match is not being played"));
+  host->resign(side_of(call.side), answer(call.reply));
+}
+
+void Handlers::offer_draw(Call& call) {
+  auto host = host_of(call);
+  if (!host) return call.reply.fail(fail(ErrorCode::kMatchNotLive, "this match is not being played"));
+  host->offer_draw(side_of(call.side), answer(call.reply));
+}
+
+void Handlers::answer_draw(Call& call) {
+  auto host = host_of(call);
+  if (!host) return call.reply.fail(fail(ErrorCode::kMatchNotLive, "this match is not being played"));
+  if (call.request.answer_draw().accept()) {
+    host->accept_draw(side_of(call.side), answer(call.reply));
+  } else {
+    host->decline_draw(side_of(call.side), answer(call.reply));
+  }
+}
+
+void Handlers::claim_win(Call& call) {
+  auto host = host_of(call);
+  if (!host) return call.reply.fail(fail(ErrorCode::kMatchNotLive, "this match is not being played"));
+  host->claim_win(side_of(call.side), answer(call.reply));
+}
+
+void Handlers::export_record(Call& call) {
+  std::shared_ptr<runtime::MatchHost> host = host_of(call);
+  if (!host && s_.play != nullptr) host = s_.play->load(call.match->id);
+  if (!host) return call.reply.fail(fail(ErrorCode::kMatchNotFound, "no record of that match"));
+  auto record = host->record();
+  if (!record) {
+    return call.reply.fail(fail(ErrorCode::kMatchNotLive,
+                                "the record is published when the match has ended"));
+  }
+  v1::ServerEnvelope e;
+  *e.mutable_record() = std::move(*record);
+  call.reply.ok(std::move(e));
+}
+
+}  // namespace castra::dispatch

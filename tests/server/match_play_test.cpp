@@ -1,0 +1,530 @@
+// Server part 2 end to end: two real WebSocket clients play each rule set from the lobby to a
+// result through castra-server, spectators watch (one from the start, one from mid-game),
+// the exported record verifies; repeats, out-of-turn and illegal commands get their answers;
+// a missed deadline forfeits, and deadlines survive a restart.
+#include <google/protobuf/message.h>
+#include <gtest/gtest.h>
+#include <signal.h>
+
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+#include <thread>
+
+#include "common/wire/any_match.hpp"
+#include "tests/server/protocol_support.hpp"
+
+namespace castra::testing {
+namespace {
+
+namespace req = client::requests;
+
+// These tests play whole games as fast as the server answers: above the default flood limit.
+std::vector<std::string> play_flags(std::vector<std::string> extra = {}) {
+  std::vector<std::string> flags = {"--messages-per-second", "10000", "--message-burst", "10000"};
+  flags.insert(flags.end(), extra.begin(), extra.end());
+  return test_flags(flags);
+}
+
+v1::ClientEnvelope sit(const std::string& id) {
+  v1::ClientEnvelope e;
+  e.mutable_provide_entropy()->set_match_id(id);
+  e.mutable_provide_entropy()->set_entropy(client_entropy());
+  return e;
+}
+
+v1::ClientEnvelope with_id(v1::ClientEnvelope e, const std::string& id) {
+  switch (e.body_case()) {
+    case v1::ClientEnvelope::kGetLegal: e.mutable_get_legal()->set_match_id(id); break;
+    case v1::ClientEnvelope::kExportRecord: e.mutable_export_record()->set_match_id(id); break;
+    case v1::ClientEnvelope::kResign: e.mutable_resign()->set_match_id(id); break;
+    default: break;
+  }
+  return e;
+}
+
+v1::ClientEnvelope get_legal(const std::string& id) {
+  v1::ClientEnvelope e;
+  e.mutable_get_legal();
+  return with_id(e, id);
+}
+
+v1::ClientEnvelope export_record(const std::string& id) {
+  v1::ClientEnvelope e;
+  e.mutable_export_record();
+  return with_id(e, id);
+}
+
+v1::ClientEnvelope submit(const std::string& id, std::uint64_t seq, const v1::GameCommand& c) {
+  v1::ClientEnvelope e;
+  auto* s = e.mutable_submit_command();
+  s->set_match_id(id);
+  s->set_client_seq(seq);
+  *s->mutable_command() = c;
+  return e;
+}
+
+// A player who knows nothing of the rules: it picks from the legal list the server sent.
+// It deploys everything, draws the shortest orders, attacks when it can, and otherwise ends
+// its phase, so every game reaches its turn limit or a break.
+struct Picker {
+  std::set<int> deployed;
+  std::set<int> placed;
+  int orders_extra = 0;  // squares each orders path goes on past its start, zigzagging forward
+
+  std::optional<v1::GameCommand> pick(const v1::GameLegal& legal, rules::Side side) {
+    v1::GameCommand c;
+    if (legal.has_optio()) {
+      const auto& l = legal.optio();
+      auto* oc = c.mutable_optio();
+      for (const auto& u : l.units()) {
+        if (u.placements_size() == 0 || !deployed.insert(u.unit()).second) continue;
+        auto* d = oc->mutable_deploy();
+        d->set_unit(u.unit());
+        *d->mutable_at() = u.placements(0);
+        d->set_facing(u.facings_size() > 0 ? u.facings(0) : 0);
+        if (u.formations_size() > 0) d->set_formation(u.formations(0));
+        return c;
+      }
+      for (const auto& ld : l.leaders()) {
+        if (ld.place_on_size() == 0 || !placed.insert(ld.leader()).second) continue;
+        oc->mutable_place_leader()->set_leader(ld.leader());
+        oc->mutable_place_leader()->set_unit(ld.place_on(0));
+        return c;
+      }
+      if (l.end_deployment()) {
+        oc->mutable_end_deployment();
+        return c;
+      }
+      if (l.orders().submit()) {
+        for (const auto& start : l.orders().starts()) {
+          auto* path = oc->mutable_submit_orders()->add_paths();
+          *path = start;
+          v1::Coord next = start.squares(0);
+          for (int k = 0; k < orders_extra; ++k) {
+            next.set_row(next.row() + (side == rules::Side::kA ? 1 : -1));
+            next.set_col(next.col() + (k % 2 == 0 ? 1 : -1));
+            *path->add_squares() = next;
+          }
+        }
+        return c;
+      }
+      if (l.end_phase()) {
+        oc->mutable_end_phase();
+        return c;
+      }
+      return std::nullopt;
+    }
+    const auto& l = legal.stand();
+    auto* sc = c.mutable_stand();
+    if (l.deploy_size() > 0 && l.deploy(0).destinations_size() > 0) {
+      const auto& g = l.deploy(0);
+      const auto& dest = g.destinations(0);
+      auto* d = sc->mutable_deploy();
+      *d->mutable_hex() = dest.hex();
+      // One type at a time: the most of the group's first type that fits.
+      v1::stand::Figures f;
+      switch (g.types(0)) {
+        case v1::stand::TROOP_INFANTRY: f.set_infantry(dest.most().infantry()); break;
+        case v1::stand::TROOP_ARCHERS: f.set_archers(dest.most().archers()); break;
+        case v1::stand::TROOP_CAVALRY: f.set_cavalry(dest.most().cavalry()); break;
+        default: f.set_chariots(dest.most().chariots()); break;
+      }
+      *d->mutable_figures() = f;
+      return c;
+    }
+    if (l.attacks_size() > 0 && l.attacks(0).targets_size() > 0) {
+      *sc->mutable_attack()->mutable_from() = l.attacks(0).from();
+      *sc->mutable_attack()->mutable_target() = l.attacks(0).targets(0);
+      return c;
+    }
+    if (l.end_phase()) {
+      sc->mutable_end_phase();
+      return c;
+    }
+    return std::nullopt;
+  }
+};
+
+// The last state hash a watcher was told, and how many events it has (its snapshot's count
+// plus every event pushed after it).
+struct Watched {
+  std::string state_hash;
+  std::uint64_t events = 0;
+  bool saw_record = false;
+};
+
+Watched drain(client::ProtocolClient& c) {
+  Watched w;
+  std::string error;
+  while (auto push = c.next_push(300ms, &error)) {
+    if (!push->has_match_update()) continue;
+    const auto& u = push->match_update();
+    if (u.has_snapshot()) {
+      w.events = u.snapshot().event_count();
+      w.state_hash = u.snapshot().state_hash();
+    }
+    if (u.events_size() > 0) w.events = u.events(u.events_size() - 1).number() + 1;
+    if (u.has_status()) w.state_hash = u.status().state_hash();
+    if (u.has_record()) w.saw_record = true;
+  }
+  return w;
+}
+
+struct Played {
+  std::string id;
+  v1::MatchRecord record;
+  int commands = 0;
+};
+
+// Creates `scenario`, seats alice and bob, starts spectator `early`, plays to the end with
+// both Pickers, and subscribes spectator `late` after `late_after` commands.
+Played play(const std::string& scenario, Player& alice, Player& bob,
+            client::ProtocolClient& early, client::ProtocolClient& late, int late_after) {
+  Played out;
+  auto created = call(*alice.client, req::create_match(scenario, /*spectators=*/true));
+  EXPECT_TRUE(created.has_match_created()) << created.DebugString();
+  out.id = created.match_created().match().match_id();
+  EXPECT_FALSE(error_of(call(*alice.client, sit(out.id))));
+  EXPECT_TRUE(call(early, req::subscribe(out.id)).has_subscribed());
+  EXPECT_TRUE(call(*bob.client, req::join_match(out.id, client_entropy())).has_match_joined());
+  Picker pickers[2];
+  std::uint64_t seq[2] = {0, 0};
+  Player* players[2] = {&alice, &bob};
+  for (int round = 0; round < 2000; ++round) {
+    auto record = call(*alice.client, export_record(out.id));
+    if (record.has_record()) {
+      out.record = record.record();
+      break;
+    }
+    bool moved = false;
+    for (int p = 0; p < 2; ++p) {
+      const rules::Side side = p == 0 ? rules::Side::kA : rules::Side::kB;
+      auto legal = call(*players[p]->client, get_legal(out.id));
+      if (!legal.has_legal()) continue;
+      auto cmd = pickers[p].pick(legal.legal().legal(), side);
+      if (!cmd) continue;
+      auto result = call(*players[p]->client, submit(out.id, ++seq[p], *cmd));
+      EXPECT_TRUE(result.has_command_result()) << result.DebugString();
+      if (result.command_result().accepted()) {
+        moved = true;
+        if (++out.commands == late_after) {
+          EXPECT_TRUE(call(late, req::subscribe(out.id)).has_subscribed());
+        }
+      } else {
+        EXPECT_EQ(result.command_result().error().rule(), "match.turn")
+            << "a command from the legal list was refused: " << result.DebugString();
+      }
+    }
+    if (!moved) {
+      ADD_FAILURE() << "nobody could move at round " << round;
+      break;
+    }
+  }
+  return out;
+}
+
+void expect_played_to_a_result(const std::string& scenario) {
+  ServerProcess server(play_flags());
+  ASSERT_TRUE(server.started()) << server.log();
+  Player alice = registered(server.ws_url(), "alice");
+  Player bob = registered(server.ws_url(), "bob");
+  Player carol = registered(server.ws_url(), "carol");
+  Player dave = registered(server.ws_url(), "dave");
+  const Played p = play(scenario, alice, bob, *carol.client, *dave.client, 12);
+  ASSERT_GT(p.commands, 20);
+  ASSERT_TRUE(p.record.has_outcome()) << "no result after " << p.commands << " commands";
+  // The record of the server verifies offline, as castra-sim verify does it.
+  EXPECT_EQ(wire::verify_record(p.record), std::nullopt);
+  // A spectator who came mid-game ends with the same picture as one who watched it all.
+  const Watched early = drain(*carol.client);
+  const Watched late = drain(*dave.client);
+  EXPECT_FALSE(early.state_hash.empty());
+  EXPECT_EQ(early.state_hash, late.state_hash);
+  EXPECT_EQ(early.events, late.events);
+  EXPECT_TRUE(early.saw_record);
+  EXPECT_TRUE(late.saw_record);
+  EXPECT_TRUE(server_alive(server));
+}
+
+TEST(MatchPlay, TwoClientsPlayAnOptioBattleFromTheLobbyToItsResult) {
+  expect_played_to_a_result("optio/test");
+}
+
+TEST(MatchPlay, TwoClientsPlayAStandBattleFromTheLobbyToItsResult) {
+  expect_played_to_a_result("stand/test");
+}
+
+// A started Optio match: alice (A) and bob (B) seated, nothing played yet.
+std::string started(Player& alice, Player& bob, const std::string& scenario = "optio/test") {
+  auto created = call(*alice.client, req::create_match(scenario, true));
+  const std::string id = created.match_created().match().match_id();
+  EXPECT_FALSE(error_of(call(*alice.client, sit(id))));
+  EXPECT_TRUE(call(*bob.client, req::join_match(id, client_entropy())).has_match_joined());
+  return id;
+}
+
+TEST(MatchPlay, RepeatsOutOfTurnAndIllegalCommandsGetTheirAnswers) {
+  ServerProcess server(play_flags());
+  ASSERT_TRUE(server.started()) << server.log();
+  Player alice = registered(server.ws_url(), "alice");
+  Player bob = registered(server.ws_url(), "bob");
+  const std::string id = started(alice, bob);
+  Picker picker;
+  auto legal = call(*alice.client, get_legal(id));
+  auto cmd = picker.pick(legal.legal().legal(), rules::Side::kA);
+  ASSERT_TRUE(cmd);
+  const auto first = call(*alice.client, submit(id, 1, *cmd));
+  ASSERT_TRUE(first.command_result().accepted()) << first.DebugString();
+  // The same client_seq again: the first answer, not a second application.
+  const auto again = call(*alice.client, submit(id, 1, *cmd));
+  EXPECT_EQ(again.command_result().SerializeAsString(), first.command_result().SerializeAsString());
+  // Side B during side A's deployment.
+  const auto out_of_turn = call(*bob.client, submit(id, 1, *cmd));
+  EXPECT_FALSE(out_of_turn.command_result().accepted());
+  EXPECT_EQ(out_of_turn.command_result().error().rule(), "match.turn");
+  // An illegal deployment: off the map.
+  v1::GameCommand bad = *cmd;
+  bad.mutable_optio()->mutable_deploy()->mutable_at()->set_row(99);
+  const auto illegal = call(*alice.client, submit(id, 2, bad));
+  EXPECT_FALSE(illegal.command_result().accepted());
+  EXPECT_FALSE(illegal.command_result().error().message().empty());
+  // A command for the other rule set.
+  v1::GameCommand other;
+  other.mutable_stand()->mutable_end_phase();
+  const auto wrong_game = call(*alice.client, submit(id, 3, other));
+  EXPECT_FALSE(wrong_game.command_result().accepted());
+  EXPECT_EQ(wrong_game.command_result().error().rule(), "wire.command");
+}
+
+TEST(MatchPlay, AResumingClientGetsExactlyTheEventsItMissed) {
+  ServerProcess server(play_flags());
+  ASSERT_TRUE(server.started()) << server.log();
+  Player alice = registered(server.ws_url(), "alice");
+  Player bob = registered(server.ws_url(), "bob");
+  const std::string id = started(alice, bob);
+  EXPECT_TRUE(call(*bob.client, req::subscribe(id)).has_subscribed());
+  Watched before = drain(*bob.client);
+  // Bob goes away; alice deploys three units meanwhile.
+  bob.client.reset();
+  Picker picker;
+  for (std::uint64_t seq = 1; seq <= 3; ++seq) {
+    auto legal = call(*alice.client, get_legal(id));
+    ASSERT_TRUE(call(*alice.client, submit(id, seq, *picker.pick(legal.legal().legal(), rules::Side::kA)))
+                    .command_result()
+                    .accepted());
+  }
+  Player back{greeted_client(server.ws_url()), "bob", ""};
+  ASSERT_TRUE(call(*back.client, req::login("bob", "bob-password")).has_session());
+  v1::ClientEnvelope resume = req::subscribe(id);
+  resume.mutable_subscribe_match()->set_has_last_seen_event(true);
+  resume.mutable_subscribe_match()->set_last_seen_event(before.events);
+  ASSERT_TRUE(call(*back.client, resume).has_subscribed());
+  std::string error;
+  auto push = back.client->next_push(2s, &error);
+  ASSERT_TRUE(push && push->has_match_update()) << error;
+  const auto& u = push->match_update();
+  EXPECT_FALSE(u.has_snapshot());
+  ASSERT_GT(u.events_size(), 0);
+  EXPECT_EQ(u.events(0).number(), before.events);
+  // Three deployments, one event each: exactly what it missed.
+  EXPECT_EQ(static_cast<std::uint64_t>(u.events(u.events_size() - 1).number()) + 1 - before.events,
+            3u);
+}
+
+TEST(MatchPlay, AMissedLiveDeadlineForfeitsAndDeadlinesSurviveARestart) {
+  const std::string dir = make_temp_dir("castra-deadline");
+  std::string id;
+  {
+    ServerProcess server(play_flags({"--tick-ms", "20"}), dir);
+    ASSERT_TRUE(server.started()) << server.log();
+    Player alice = registered(server.ws_url(), "alice");
+    Player bob = registered(server.ws_url(), "bob");
+    v1::ClientEnvelope create = req::create_match("optio/test", true);
+    create.mutable_create_match()->mutable_settings()->mutable_time_control()->set_seconds_per_move(30);
+    auto created = call(*alice.client, create);
+    ASSERT_TRUE(created.has_match_created()) << created.DebugString();
+    id = created.match_created().match().match_id();
+    EXPECT_FALSE(error_of(call(*alice.client, sit(id))));
+    EXPECT_TRUE(call(*bob.client, req::join_match(id, client_entropy())).has_match_joined());
+    // The clock is running for side A; the server goes down and comes back before it ends.
+    server.signal(SIGKILL);
+    server.wait(5s);
+  }
+  // The restarted server runs its clocks 40 times fast: the 30 s deadline ends in under a second.
+  ServerProcess again(play_flags({"--tick-ms", "20", "--clock-speed", "40"}), dir);
+  ASSERT_TRUE(again.started()) << again.log();
+  Player alice{greeted_client(again.ws_url()), "alice", ""};
+  ASSERT_TRUE(call(*alice.client, req::login("alice", "alice-password")).has_session());
+  std::this_thread::sleep_for(2500ms);
+  auto record = call(*alice.client, export_record(id));
+  ASSERT_TRUE(record.has_record()) << record.DebugString() << again.log();
+  EXPECT_EQ(record.record().outcome().kind(), v1::Outcome::WIN_B);
+  EXPECT_NE(record.record().outcome().reason().find("deadline"), std::string::npos);
+  EXPECT_EQ(wire::verify_record(record.record()), std::nullopt);
+}
+
+// A frame as bytes with what differs between two matches by nature masked: ids, the dice
+// commitment of each match's own seed, clock readings, and the commitment values of sealed
+// events. State hashes are NOT masked: a viewer's hash must not depend on hidden content.
+void mask(google::protobuf::Message* m) {
+  static const std::set<std::string> kStrings = {"match_id", "dice_commitment", "commitment"};
+  static const std::set<std::string> kTimes = {"created_ms", "updated_ms", "deadline_a_ms",
+                                               "deadline_b_ms", "deadline_ms", "sent_ms",
+                                               "server_time_ms"};
+  const auto* r = m->GetReflection();
+  std::vector<const google::protobuf::FieldDescriptor*> fields;
+  r->ListFields(*m, &fields);
+  for (const auto* f : fields) {
+    using FD = google::protobuf::FieldDescriptor;
+    if (f->cpp_type() == FD::CPPTYPE_MESSAGE) {
+      if (f->is_repeated()) {
+        for (int i = 0; i < r->FieldSize(*m, f); ++i) mask(r->MutableRepeatedMessage(m, f, i));
+      } else {
+        mask(r->MutableMessage(m, f));
+      }
+    } else if (!f->is_repeated() && f->cpp_type() == FD::CPPTYPE_STRING && kStrings.count(f->name())) {
+      r->SetString(m, f, "*");
+    } else if (!f->is_repeated() && f->cpp_type() == FD::CPPTYPE_INT64 && kTimes.count(f->name())) {
+      r->SetInt64(m, f, 0);
+    }
+  }
+}
+
+// Every frame `c` received, as bytes: replies in order and pushes in order (how the two
+// interleave depends on timing, not on anything hidden).
+struct Frames {
+  std::vector<std::string> raw;
+  std::vector<std::string> masked;         // replies
+  std::vector<std::string> masked_pushes;  // pushes
+};
+
+class Recording {
+ public:
+  explicit Recording(client::ProtocolClient& c) : c_(c) {}
+  v1::ServerEnvelope call(v1::ClientEnvelope request) {
+    std::string error;
+    auto id = c_.send(std::move(request), &error);
+    EXPECT_TRUE(id) << error;
+    for (;;) {
+      auto frame = c_.next_frame(5s, &error);
+      if (!frame) {
+        ADD_FAILURE() << "no reply: " << error;
+        return {};
+      }
+      keep(*frame);
+      if (frame->request_id() == *id) return *frame;
+    }
+  }
+  void drain() {
+    std::string error;
+    while (auto frame = c_.next_frame(300ms, &error)) keep(*frame);
+  }
+  Frames frames;
+
+ private:
+  void keep(const v1::ServerEnvelope& e) {
+    frames.raw.push_back(e.SerializeAsString());
+    v1::ServerEnvelope m = e;
+    mask(&m);
+    if (m.request_id() != 0) {
+      m.set_request_id(1);  // ids run on per client across the two matches
+      frames.masked.push_back(m.SerializeAsString());
+    } else {
+      frames.masked_pushes.push_back(m.SerializeAsString());
+    }
+  }
+  client::ProtocolClient& c_;
+};
+
+// One Optio match played to the move phase of turn 2, side A's orders paths going
+// `a_extra` squares past their starts; what bob (side B) and carol (a spectator) received.
+struct Seen {
+  Frames bob;
+  Frames carol;
+  std::string planted;  // side A's first orders path, as the bytes of its message
+};
+
+Seen play_with_orders(Player& alice, Player& bob, Player& carol, int a_extra) {
+  Seen seen;
+  Recording b(*bob.client);
+  Recording c(*carol.client);
+  auto created = call(*alice.client, req::create_match("optio/test", true));
+  const std::string id = created.match_created().match().match_id();
+  EXPECT_FALSE(error_of(call(*alice.client, sit(id))));
+  c.call(req::subscribe(id));
+  b.call(req::join_match(id, client_entropy()));
+  b.call(req::subscribe(id));
+  Picker pick_a;
+  pick_a.orders_extra = a_extra;
+  Picker pick_b;
+  std::uint64_t seq_a = 0;
+  std::uint64_t seq_b = 0;
+  int phases = 0;
+  for (int round = 0; round < 200 && phases < 4; ++round) {
+    auto legal_a = call(*alice.client, get_legal(id));
+    if (auto cmd = pick_a.pick(legal_a.legal().legal(), rules::Side::kA)) {
+      if (cmd->optio().has_submit_orders()) {
+        seen.planted = cmd->optio().submit_orders().paths(0).SerializeAsString();
+      }
+      auto r = call(*alice.client, submit(id, ++seq_a, *cmd));
+      if (r.command_result().accepted() && cmd->optio().has_end_phase()) ++phases;
+    }
+    auto legal_b = b.call(get_legal(id));
+    if (auto cmd = pick_b.pick(legal_b.legal().legal(), rules::Side::kB)) {
+      auto r = b.call(submit(id, ++seq_b, *cmd));
+      if (r.command_result().accepted() && cmd->optio().has_end_phase()) ++phases;
+    }
+  }
+  EXPECT_FALSE(call(*alice.client, export_record(id)).has_record()) << "the match must not be over";
+  b.drain();
+  c.drain();
+  seen.bob = std::move(b.frames);
+  seen.carol = std::move(c.frames);
+  return seen;
+}
+
+// Reports the first frame that differs, readably.
+void expect_same(const std::vector<std::string>& a, const std::vector<std::string>& b,
+                 const std::string& who) {
+  EXPECT_EQ(a.size(), b.size()) << who << " received a different number of frames";
+  for (std::size_t i = 0; i < std::min(a.size(), b.size()); ++i) {
+    if (a[i] == b[i]) continue;
+    v1::ServerEnvelope x;
+    v1::ServerEnvelope y;
+    x.ParseFromString(a[i]);
+    y.ParseFromString(b[i]);
+    ADD_FAILURE() << who << ": frame " << i << " differs:\n" << x.ShortDebugString().substr(0, 2000)
+                  << "\n---\n" << y.ShortDebugString().substr(0, 2000);
+    return;
+  }
+}
+
+bool contains(const std::vector<std::string>& frames, const std::string& pattern) {
+  for (const auto& f : frames) {
+    if (f.find(pattern) != std::string::npos) return true;
+  }
+  return false;
+}
+
+TEST(MatchPlay, OrdersCardsNeverReachTheOpponentOrSpectatorsFrameByFrame) {
+  ServerProcess server(play_flags());
+  ASSERT_TRUE(server.started()) << server.log();
+  Player alice = registered(server.ws_url(), "alice");
+  Player bob = registered(server.ws_url(), "bob");
+  Player carol = registered(server.ws_url(), "carol");
+  const Seen one = play_with_orders(alice, bob, carol, 3);
+  const Seen two = play_with_orders(alice, bob, carol, 0);
+  ASSERT_GT(one.bob.raw.size(), 20u);
+  ASSERT_GT(one.planted.size(), two.planted.size());
+  expect_same(one.bob.masked, two.bob.masked, "the opponent's replies");
+  expect_same(one.bob.masked_pushes, two.bob.masked_pushes, "the opponent's pushes");
+  expect_same(one.carol.masked, two.carol.masked, "a spectator's replies");
+  expect_same(one.carol.masked_pushes, two.carol.masked_pushes, "a spectator's pushes");
+  EXPECT_FALSE(contains(one.bob.raw, one.planted));
+  EXPECT_FALSE(contains(one.carol.raw, one.planted));
+}
+
+}  // namespace
+}  // namespace castra::testing
