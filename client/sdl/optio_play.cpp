@@ -642,7 +642,7 @@ int OptioPlay::panel(Ui& ui, Client& client, const SDL_Rect& r) {
     const o::LeaderLegal* ll = leader_legal(client, ld.id());
     if (ll == nullptr) continue;
     if (ll->move_to_size() > 0) {
-      if (ui.button(SDL_Rect{x, y, 200, 28}, "Move " + leader_title(ld) + " (L)",
+      if (ui.button(SDL_Rect{x, y, 240, 28}, "Move " + leader_title(ld) + " (L)",
                     moving_leader_ ? ButtonStyle::kToggleOn : ButtonStyle::kNormal, true, SDLK_l)) {
         moving_leader_ = ld.id();
       }

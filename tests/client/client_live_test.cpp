@@ -4,6 +4,8 @@
 // they stop with GTEST_SKIP and say so.
 #include <gtest/gtest.h>
 
+#include <deque>
+#include <functional>
 #include <set>
 
 #include <google/protobuf/util/json_util.h>
@@ -110,8 +112,18 @@ struct Seat {
     const auto r = call(e);
     EXPECT_TRUE(r.has_command_result()) << r.DebugString();
     EXPECT_TRUE(r.command_result().accepted()) << r.DebugString();
+    events_after_last_command = r.command_result().event_count();
     return r.command_result();
   }
+  // Acts on an update when it asks this side to, and is not older than our last command
+  // (updates queued before it still show the list it answered).
+  void answer(const v1::MatchUpdate& u,
+              const std::function<std::optional<v1::GameCommand>(const v1::GameLegal&)>& choose) {
+    if (!u.your_move() || !u.has_legal()) return;
+    if (u.has_status() && u.status().event_count() < events_after_last_command) return;
+    if (auto c = choose(u.legal())) submit(*c);
+  }
+  std::uint64_t events_after_last_command = 0;
 };
 
 // The simplest legal answer for a side: orders cards of just the start squares, the first
@@ -153,22 +165,45 @@ std::optional<v1::GameCommand> simple_answer(const v1::GameLegal& legal) {
   return std::nullopt;
 }
 
-// Plays `seat`'s side with simple_answer() until `stop` says so; its last update.
-v1::MatchUpdate play_simply(Seat& seat, const std::function<bool(const v1::MatchUpdate&)>& stop,
+// Plays `seat`'s side with simple_answer() until `stop` says so, starting with `first` (the
+// update its subscription brought); its last update.
+v1::MatchUpdate play_simply(Seat& seat, std::optional<v1::MatchUpdate> first,
+                            const std::function<bool(const v1::MatchUpdate&)>& stop,
                             std::chrono::seconds timeout) {
   v1::MatchUpdate last;
   const auto until = std::chrono::steady_clock::now() + timeout;
   while (std::chrono::steady_clock::now() < until) {
-    auto u = seat.next_update(500ms);
+    auto u = first ? first : seat.next_update(500ms);
+    first.reset();
     if (!u) continue;
     last = *u;
     if (stop(last)) return last;
-    if (u->your_move() && u->has_legal()) {
-      if (auto c = simple_answer(u->legal())) seat.submit(*c);
-    }
+    seat.answer(*u, simple_answer);
   }
   ADD_FAILURE() << seat.name << " played until the timeout";
   return last;
+}
+
+// Both sides of a STAND! match deploy with simple_answer(), from the updates their
+// subscriptions brought; then the side that moves first and its update.
+std::pair<Seat*, v1::MatchUpdate> deploy_both(Seat& a, v1::MatchUpdate first_a, Seat& b,
+                                              v1::MatchUpdate first_b) {
+  std::deque<std::pair<Seat*, v1::MatchUpdate>> pending = {{&a, first_a}, {&b, first_b}};
+  const auto until = std::chrono::steady_clock::now() + 60s;
+  while (std::chrono::steady_clock::now() < until) {
+    if (pending.empty()) {
+      for (Seat* seat : {&a, &b})
+        if (auto u = seat->next_update(100ms)) pending.push_back({seat, *u});
+      continue;
+    }
+    auto [seat, u] = pending.front();
+    pending.pop_front();
+    if (u.your_move() && u.has_legal() && u.legal().stand().phase() == s::PHASE_MOVE)
+      return {seat, u};
+    seat->answer(u, simple_answer);
+  }
+  ADD_FAILURE() << "nobody reached the move phase";
+  return {nullptr, {}};
 }
 
 std::string dir_for(const std::string& name) {
@@ -271,7 +306,8 @@ TEST(ClientLiveOptio, PlaysItsOrdersAndAnAdvanceByClicksAndTheBoardFollowsTheSer
   Seat bob = Seat::registered(server.ws_url(), "bob");
   const std::string id = alice.create("optio/cannae", v1::SIDE_A);
   bob.join(id);
-  if (!bob.subscribe()) GTEST_SKIP() << kNeedsRuntime;
+  const auto bob_first = bob.subscribe();
+  if (!bob_first) GTEST_SKIP() << kNeedsRuntime;
 
   // Where the client will click: a unit of side A with a plain advance once both cards are in.
   // The same engine on the same commands gives the server's legal list.
@@ -326,8 +362,8 @@ TEST(ClientLiveOptio, PlaysItsOrdersAndAnAdvanceByClicksAndTheBoardFollowsTheSer
             "--open", id, "--script", dir + "/script.txt", "--exit-after", "110"});
   // Bob answers his orders phase meanwhile, then waits.
   play_simply(
-      bob, [](const v1::MatchUpdate& u) { return u.has_status() && u.status().phase() == "move"; },
-      60s);
+      bob, bob_first,
+      [](const v1::MatchUpdate& u) { return u.has_status() && u.status().phase() == "move"; }, 60s);
   ASSERT_EQ(client.wait(120s), 0) << log_of(dir);
 
   auto p = Picture::load(dir + "/selected.png");
@@ -355,28 +391,14 @@ TEST(ClientLiveStand, MovesFiguresByClicksAndTheBoardFollowsTheServer) {
   Seat bob = Seat::registered(server.ws_url(), "bob");
   const std::string id = alice.create("stand/training", v1::SIDE_A);
   bob.join(id);
-  auto first = alice.subscribe();
-  if (!first || !bob.subscribe()) GTEST_SKIP() << kNeedsRuntime;
+  auto first_a = alice.subscribe();
+  auto first_b = bob.subscribe();
+  if (!first_a || !first_b) GTEST_SKIP() << kNeedsRuntime;
   // Both deploy from the test; the roll-off decides who then moves first.
-  auto in_move = [](const v1::MatchUpdate& u) {
-    return u.your_move() && u.has_legal() && u.legal().stand().phase() == s::PHASE_MOVE;
-  };
-  std::optional<v1::MatchUpdate> mover_update;
-  Seat* mover = nullptr;
-  for (int round = 0; round < 200 && !mover; ++round) {
-    for (Seat* seat : {&alice, &bob}) {
-      auto u = seat->next_update(200ms);
-      if (!u) continue;
-      if (in_move(*u)) {
-        mover = seat;
-        mover_update = u;
-        break;
-      }
-      if (u->your_move() && u->has_legal())
-        if (auto c = simple_answer(u->legal())) seat->submit(*c);
-    }
-  }
-  ASSERT_NE(mover, nullptr) << "nobody reached the move phase";
+  auto [mover, move_update] = deploy_both(alice, *first_a, bob, *first_b);
+  ASSERT_NE(mover, nullptr);
+  const std::optional<v1::MatchUpdate> mover_update = move_update;
+
   const auto& legal = mover_update->legal().stand();
   ASSERT_GT(legal.moves_size(), 0);
   const auto& group = legal.moves(0);
@@ -411,10 +433,17 @@ TEST(ClientLiveStand, MovesFiguresByClicksAndTheBoardFollowsTheServer) {
   EXPECT_EQ(p->at(d->x, d->y), rgb(theme::kHighlight));
   auto q = Picture::load(dir + "/moved.png");
   ASSERT_TRUE(q);
-  const auto color = rgb(mover->side == v1::SIDE_A ? theme::kSideA : theme::kSideB);
+  // The counter is there, dimmed now that its figures have moved.
+  const SDL_Color side_color = mover->side == v1::SIDE_A ? theme::kSideA : theme::kSideB;
+  const auto dim = [](std::uint8_t v) { return static_cast<std::uint8_t>(v * 0.72f); };
   const int h = static_cast<int>(q->cell_size() * 0.5);
   auto at = *q->cell(dest.hex().col(), dest.hex().row());
-  EXPECT_GT(q->count(color, SDL_Rect{at.x - h, at.y - h, 2 * h, 2 * h}), 100);
+  const SDL_Rect around{at.x - h, at.y - h, 2 * h, 2 * h};
+  EXPECT_GT(
+      q->count(rgb(side_color), around) +
+          q->count(rgb(SDL_Color{dim(side_color.r), dim(side_color.g), dim(side_color.b), 255}),
+                   around),
+      100);
 }
 
 TEST(ClientLiveSpectator, WatchesAsAGuestWithTheDelayShownAndNothingToClick) {
@@ -424,24 +453,11 @@ TEST(ClientLiveSpectator, WatchesAsAGuestWithTheDelayShownAndNothingToClick) {
   Seat bob = Seat::registered(server.ws_url(), "bob");
   const std::string id = alice.create("stand/training", v1::SIDE_A, 1);
   bob.join(id);
-  if (!alice.subscribe() || !bob.subscribe()) GTEST_SKIP() << kNeedsRuntime;
+  auto first_a = alice.subscribe();
+  auto first_b = bob.subscribe();
+  if (!first_a || !first_b) GTEST_SKIP() << kNeedsRuntime;
   // Both deploy, so that there is something to see.
-  for (int round = 0; round < 200; ++round) {
-    bool moved = false;
-    for (Seat* seat : {&alice, &bob}) {
-      auto u = seat->next_update(200ms);
-      if (!u || !u->your_move() || !u->has_legal()) continue;
-      if (u->legal().stand().phase() == s::PHASE_MOVE) {
-        round = 1000;
-        break;
-      }
-      if (auto c = simple_answer(u->legal())) {
-        seat->submit(*c);
-        moved = true;
-      }
-    }
-    (void)moved;
-  }
+  ASSERT_NE(deploy_both(alice, *first_a, bob, *first_b).first, nullptr);
   // What a spectator is shown, from the test's own guest connection.
   Seat guest = Seat::connect(server.ws_url());
   guest.call(client::requests::guest());
