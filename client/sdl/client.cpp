@@ -278,6 +278,16 @@ void Client::leave_match_screen() {
   if (account_.signed_in) refresh_lobby();
 }
 
+void Client::withdraw() {
+  v1::ClientEnvelope e;
+  e.mutable_leave_match()->set_match_id(match_.id);
+  session_.request(std::move(e), [this](const v1::ServerEnvelope& r) {
+    if (r.has_error()) return report(r, "Withdraw");
+    say("The match is withdrawn.", MessageKind::kOk);
+    leave_match_screen();
+  });
+}
+
 void Client::resync() {
   if (match_.offline || match_.id.empty()) return;
   // One request at a time; a snapshot that arrives older than the log asks again.
@@ -384,20 +394,19 @@ void Client::append_events(const google::protobuf::RepeatedPtrField<v1::ViewEven
 // ---- the match ----------------------------------------------------------------------------
 
 void Client::submit(const v1::GameCommand& command) {
-  v1::ClientEnvelope e;
-  auto* s = e.mutable_submit_command();
-  s->set_match_id(match_.id);
+  v1::SubmitCommand s;
+  s.set_match_id(match_.id);
   // Sequence numbers only grow, across restarts of the client too: a fresh start takes the
   // clock's milliseconds, which are past any number an earlier run used.
   match_.last_client_seq =
       std::max<std::uint64_t>(match_.last_client_seq + 1, static_cast<std::uint64_t>(unix_ms()));
-  s->set_client_seq(match_.last_client_seq);
-  *s->mutable_command() = command;
+  s.set_client_seq(match_.last_client_seq);
+  *s.mutable_command() = command;
   if (match_.offline) {
     pbu::JsonPrintOptions o;
     o.preserve_proto_field_names = true;
     std::string json;
-    (void)pbu::MessageToJsonString(*s, &json, o);
+    (void)pbu::MessageToJsonString(s, &json, o);
     if (!options_.commands_out.empty()) {
       std::ofstream(options_.commands_out, std::ios::app) << json << "\n";
     }
@@ -405,10 +414,27 @@ void Client::submit(const v1::GameCommand& command) {
     match_.legal.reset();
     return;
   }
+  send_command(s);
+}
+
+void Client::send_command(const v1::SubmitCommand& command) {
+  v1::ClientEnvelope e;
+  *e.mutable_submit_command() = command;
   match_.command_in_flight = true;
+  match_.unanswered = command;
   match_.refusal.clear();
-  session_.request(std::move(e), [this](const v1::ServerEnvelope& r) {
+  const std::string id = match_.id;
+  session_.request(std::move(e), [this, id](const v1::ServerEnvelope& r) {
+    if (match_.id != id) return;
     match_.command_in_flight = false;
+    if (r.has_error() && r.error().code() == v1::ERROR_UNSPECIFIED) {
+      // The connection broke first: keep it for the reconnect.
+      say("The connection broke before the server answered; the command goes again when it "
+          "is back.",
+          MessageKind::kError);
+      return;
+    }
+    match_.unanswered.reset();
     if (r.has_error()) {
       if (r.error().code() == v1::ERROR_SEQUENCE_GAP) {
         // Another client of ours went further: jump past it; the player tries again.
@@ -425,6 +451,48 @@ void Client::submit(const v1::GameCommand& command) {
     }
     // Accepted: its events come in a MatchUpdate; the legal list they make stale goes now.
     match_.legal.reset();
+  });
+}
+
+void Client::reconnect() {
+  reconnecting_ = true;
+  say("The connection to the server was lost; reconnecting...", MessageKind::kError);
+  connect(options_.server);
+  v1::ClientEnvelope e;
+  if (account_.guest || account_.token.empty()) {
+    e.mutable_guest_login();
+  } else {
+    e.mutable_resume_session()->set_token(account_.token);
+  }
+  session_.request(std::move(e), [this](const v1::ServerEnvelope& r) {
+    reconnecting_ = false;
+    if (!r.has_session()) {
+      if (r.has_error() && r.error().code() == v1::ERROR_SESSION_INVALID) {
+        account_ = Account{};
+        match_ = MatchData{};
+        screen_ = Screen::kLogin;
+        say("Your session has ended; log in again.", MessageKind::kError);
+      }
+      return;  // a failed connection tries again later
+    }
+    reconnect_delay_ = std::chrono::seconds(1);
+    account_.name = r.session().name();
+    say("Reconnected.", MessageKind::kOk);
+    if (screen_ == Screen::kLobby) refresh_lobby();
+    if (screen_ != Screen::kMatch || match_.id.empty() || match_.offline) return;
+    // The events missed while away (the count we hold), then a fresh snapshot.
+    v1::ClientEnvelope sub;
+    auto* s = sub.mutable_subscribe_match();
+    s->set_match_id(match_.id);
+    s->set_has_last_seen_event(true);
+    s->set_last_seen_event(match_.log.empty() ? 0 : match_.log.back().number() + 1);
+    s->set_invitation_code(pending_invitation_);
+    session_.request(std::move(sub), [this](const v1::ServerEnvelope& reply) {
+      if (reply.has_subscribed()) on_subscribed(reply.subscribed());
+    });
+    match_.resync_in_flight = false;
+    resync();
+    if (match_.unanswered) send_command(*match_.unanswered);
   });
 }
 
@@ -588,6 +656,18 @@ void Client::on_push(const v1::ServerEnvelope& e) {
 
 void Client::update() {
   session_.pump([this](const v1::ServerEnvelope& e) { on_push(e); });
+  // A lost connection comes back by itself once signed in, waiting longer after each failure.
+  if (account_.signed_in && !match_.offline && !reconnecting_ &&
+      session_.status() == Session::Status::kFailed) {
+    const auto now = std::chrono::steady_clock::now();
+    if (reconnect_at_ == std::chrono::steady_clock::time_point{}) {
+      reconnect_at_ = now + reconnect_delay_;
+    } else if (now >= reconnect_at_) {
+      reconnect_at_ = {};
+      reconnect_delay_ = std::min(reconnect_delay_ * 2, std::chrono::seconds(30));
+      reconnect();
+    }
+  }
   if (screen_ == Screen::kLobby && online() &&
       std::chrono::steady_clock::now() - lobby_.refreshed > std::chrono::seconds(6) &&
       lobby_.in_flight == 0) {

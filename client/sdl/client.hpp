@@ -75,6 +75,9 @@ struct MatchData {
   std::chrono::steady_clock::time_point resync_sent{};
   bool history_requested = false;
   bool command_in_flight = false;
+  // A command sent when the connection broke, before its answer came: sent again with the
+  // same client_seq on reconnecting (the server answers a repeat with the first result).
+  std::optional<v1::SubmitCommand> unanswered;
   std::string refusal;  // the last refusal of a command, in words
 };
 
@@ -126,6 +129,8 @@ class Client {
   void join(const v1::MatchSummary& m, const std::string& invitation_code = "");
   void open_match(const std::string& match_id, const std::string& invitation_code = "");
   void leave_match_screen();
+  // The creator withdraws a match nobody has joined (LeaveMatch).
+  void withdraw();
 
   // ---- the match
   void submit(const v1::GameCommand& command);
@@ -168,6 +173,10 @@ class Client {
   void append_events(const google::protobuf::RepeatedPtrField<v1::ViewEvent>& events,
                      bool as_batch);
   void report(const v1::ServerEnvelope& e, const std::string& doing);
+  // Reconnects after a lost connection: the session token signs in again, the open match is
+  // subscribed from its last event, and an unanswered command goes again.
+  void reconnect();
+  void send_command(const v1::SubmitCommand& command);
   std::string random_entropy() const;
 
   Options options_;
@@ -178,6 +187,9 @@ class Client {
   MatchData match_;
   std::vector<Message> messages_;
   std::string pending_invitation_;
+  std::chrono::steady_clock::time_point reconnect_at_{};
+  std::chrono::seconds reconnect_delay_{1};
+  bool reconnecting_ = false;
 };
 
 }  // namespace castra::client

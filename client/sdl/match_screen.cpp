@@ -17,6 +17,8 @@ constexpr int kActionSubmit = 0;
 constexpr int kActionResign = 1;
 constexpr int kActionOrders = 2;
 constexpr int kActionDraw = 3;
+constexpr int kActionWithdraw = 4;
+constexpr int kChatLines = 3;
 
 std::int64_t unix_ms() {
   return std::chrono::duration_cast<std::chrono::milliseconds>(
@@ -31,6 +33,10 @@ int wrap_text(Painter& p, const std::string& text, int x, int y, int width, SDL_
     y += p.line_height(size, w);
   }
   return y;
+}
+
+std::string turns_text(std::uint32_t n) {
+  return std::to_string(n) + (n == 1 ? " turn" : " turns");
 }
 
 std::string phase_text(const v1::Snapshot& s) {
@@ -199,7 +205,7 @@ void MatchScreen::draw_top_bar(Ui& ui, Client& client, const SDL_Rect& r) {
     centre = "YOUR MOVE";
   } else if (m.role == v1::ROLE_SPECTATOR && m.subscribed) {
     centre = m.spectator_delay_turns > 0
-                 ? "SPECTATING  (" + std::to_string(m.spectator_delay_turns) + " turns behind)"
+                 ? "SPECTATING  (" + turns_text(m.spectator_delay_turns) + " behind)"
                  : "SPECTATING";
   } else if (m.snapshot) {
     const bool a = m.snapshot->a_to_act();
@@ -286,7 +292,7 @@ void MatchScreen::draw_panel(Ui& ui, Client& client, const SDL_Rect& r) {
     p.fill_round_rect(banner, 5, theme::kSpectator);
     const std::string text =
         m.spectator_delay_turns > 0
-            ? "Spectator: " + std::to_string(m.spectator_delay_turns) + " turns behind the play"
+            ? "Spectator: " + turns_text(m.spectator_delay_turns) + " behind the play"
             : "Spectator: watching live";
     p.text_centered(text, banner.x + banner.w / 2.0f, banner.y + 14.0f, 14, theme::kText,
                     Weight::kBold);
@@ -317,6 +323,42 @@ void MatchScreen::draw_panel(Ui& ui, Client& client, const SDL_Rect& r) {
   }
   if (!m.refusal.empty() && !replay_) {
     y = wrap_text(p, m.refusal, x, y, w, theme::rgb(0xFF7B6B), 13, Weight::kBold) + 6;
+  }
+  // Chat: the latest lines of the room, and a line to write (accounts only).
+  if (!m.offline && m.subscribed) {
+    const int lh = p.line_height(13);
+    const SDL_Rect chat{r.x + 8, r.y + r.h - 8 - (kChatLines * lh + 48), r.w - 16,
+                        kChatLines * lh + 48};
+    if (chat.y - y > 120) {
+      ui.note_region("chat", chat);
+      p.fill_round_rect(chat, 6, theme::kPanelDark);
+      int cy = chat.y + 6;
+      const std::size_t n = m.chat.size();
+      for (std::size_t i = n > kChatLines ? n - kChatLines : 0; i < n; ++i) {
+        const auto& line = m.chat[i];
+        const SDL_Rect clip{chat.x + 8, cy, chat.w - 16, lh};
+        p.set_clip(&clip);
+        const SDL_Rect who = p.text(line.author() + ":", chat.x + 8, cy, 13, theme::kGold,
+                                    Align::kLeft, Weight::kBold);
+        p.text(line.text(), who.x + who.w + 6, cy, 13, theme::kText);
+        p.set_clip(nullptr);
+        cy += lh;
+      }
+      if (n == 0) p.text("No chat yet.", chat.x + 8, cy, 13, theme::kTextDim);
+      if (!client.account().guest) {
+        const SDL_Rect field{chat.x + 6, chat.y + chat.h - 36, chat.w - 12, 30};
+        if (ui.text_field(field, "chat", &chat_,
+                          m.role == v1::ROLE_PLAYER ? "Say something to your opponent"
+                                                    : "Say something to the spectators") &&
+            !chat_.empty()) {
+          client.send_chat(chat_);
+          chat_.clear();
+        }
+      }
+      const SDL_Rect log{r.x + 8, y, r.w - 16, chat.y - y - 6};
+      if (log.h > 60) draw_log(ui, client, log);
+      return;
+    }
   }
   // The event log fills the rest.
   const SDL_Rect log{r.x + 8, y, r.w - 16, r.y + r.h - y - 8};
@@ -575,6 +617,14 @@ void MatchScreen::draw_controls(Ui& ui, Client& client, const SDL_Rect& r) {
       }
       x += 98;
     }
+    if (m.summary.status() == v1::MATCH_OPEN && !m.offline &&
+        m.summary.creator() == client.account().name) {
+      if (ui.button(SDL_Rect{x, y, 160, h}, "Withdraw match", ButtonStyle::kDanger)) {
+        ask("Withdraw this match? Nobody has joined it yet; it will be closed.", "Withdraw",
+            std::nullopt, kActionWithdraw);
+      }
+      x += 168;
+    }
     if ((m.snapshot && m.snapshot->ended()) || m.ended) {
       if (ui.button(SDL_Rect{x, y, 120, h}, "Result")) {
         end_open_ = true;
@@ -665,6 +715,9 @@ void MatchScreen::draw_confirm(Ui& ui, Client& client) {
         break;
       case kActionDraw:
         client.offer_draw();
+        break;
+      case kActionWithdraw:
+        client.withdraw();
         break;
       default:
         break;
