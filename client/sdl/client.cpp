@@ -5,6 +5,8 @@
 #include <sodium.h>
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 
@@ -319,6 +321,13 @@ void Client::on_subscribed(const v1::Subscribed& s) {
 }
 
 void Client::apply_update(const v1::MatchUpdate& u) {
+  if (std::getenv("CASTRA_CLIENT_TRACE") != nullptr) {
+    std::fprintf(
+        stderr, "update: snapshot=%d (events %llu) events=%d first=%lld legal=%d your_move=%d\n",
+        u.has_snapshot(), static_cast<unsigned long long>(u.snapshot().event_count()),
+        u.events_size(), u.events_size() > 0 ? static_cast<long long>(u.events(0).number()) : -1LL,
+        u.has_legal(), u.your_move());
+  }
   if (u.has_snapshot()) {
     match_.snapshot = u.snapshot();
     ++match_.snapshots_received;

@@ -531,8 +531,9 @@ void MatchScreen::draw_board(Ui& ui, Client& client, const SDL_Rect& r) {
     draw_stand_board(p, r, *hexes_, st, ov);
   }
   if (replay_) {
-    p.fill_round_rect(SDL_Rect{r.x + 12, r.y + 10, 330, 26}, 5, SDL_Color{0, 0, 0, 150});
-    p.text("Board: the final position; arrows mark the current event", r.x + 20, r.y + 15, 12,
+    const SDL_Rect note{r.x + 12, r.y + r.h - 34, 360, 26};
+    p.fill_round_rect(note, 5, SDL_Color{0, 0, 0, 160});
+    p.text("Board: the final position; arrows mark the current event", note.x + 8, note.y + 5, 12,
            theme::kText);
   }
 }
@@ -835,7 +836,7 @@ void MatchScreen::draw_end(Ui& ui, Client& client) {
       client.request_record();
   }
   if (ui.button(SDL_Rect{box.x + w - 260, by, 110, 36}, "Replay", ButtonStyle::kNormal,
-                !m.log.empty())) {
+                !m.log.empty(), SDLK_UNKNOWN, 15, "Replay from the result")) {
     replay_ = true;
     replay_pos_ = 0;
     end_open_ = false;

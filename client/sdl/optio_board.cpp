@@ -364,7 +364,7 @@ void draw_optio_board(Painter& p, const SDL_Rect& area, const SquareGeometry& g,
       if (static_cast<int>(i) == path.progress) p.ring(pts[i], c * 0.3f, 3, path.color);
     }
     p.ring(pts.front(), c * 0.22f, std::max(2.0f, w * 0.6f), path.color);
-    if (!path.label.empty()) {
+    if (!path.label.empty() && pts.size() > 1) {
       // The label sits under the path's last square, clear of the counters' badges.
       const int size = std::max(10, static_cast<int>(c * 0.16f));
       const std::string& label = path.label;

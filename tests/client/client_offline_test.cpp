@@ -372,3 +372,72 @@ TEST(ClientEndScreen, WarnsWhenTheRevealedSeedDoesNotMatchTheCommitmentShownAtTh
 
 }  // namespace
 }  // namespace castra
+
+namespace castra {
+namespace {
+
+TEST(ClientReplay, StepsThroughTheEventsAndJumpsByTurns) {
+  auto m = testing::optio_training(26, true);
+  ASSERT_TRUE(m);
+  ASSERT_FALSE(m->end(match::EndReason::kResigned, rules::Side::kA,
+                      rules::Outcome::win(rules::Side::kB, "side A resigned"))
+                   .has_value());
+  const OfflineRun r = run_offline("replay", testing::offline_view(*m, rules::Side::kA),
+                                   "wait end-screen\nclick-button Replay from the result\n"
+                                   "frames 2\nkey Right\nkey Right\nkey Right\nframes 2\n"
+                                   "screenshot stepped.png\nkey PageDown\nframes 2\n"
+                                   "screenshot turn.png\nquit\n");
+  ASSERT_EQ(r.exit_code, 0) << log_of(r);
+  auto p = Picture::load(r.dir + "/stepped.png");
+  ASSERT_TRUE(p);
+  // The replay's controls are drawn, the current event is highlighted in the log, and the
+  // top bar is not the player's gold.
+  EXPECT_TRUE(p->widget(">"));
+  EXPECT_TRUE(p->widget("Turn +"));
+  auto log = p->region("log");
+  ASSERT_TRUE(log);
+  EXPECT_GT(p->count(rgb(theme::kHighlight), *log), 10) << "the current event is marked";
+  auto top = p->region("top-bar");
+  ASSERT_TRUE(top);
+  EXPECT_LT(p->count(rgb(theme::kYourMove), *top), top->w * top->h / 4);
+  auto q = Picture::load(r.dir + "/turn.png");
+  ASSERT_TRUE(q);
+  EXPECT_GT(q->count(rgb(theme::kHighlight), *q->region("log")), 10);
+}
+
+}  // namespace
+}  // namespace castra
+
+namespace castra {
+namespace {
+
+TEST(ClientBoardView, ZoomsAtTheCursorAndPansWithTheKeys) {
+  auto m = testing::optio_training(44);
+  ASSERT_TRUE(m);
+  const OfflineRun r = run_offline("zoom", testing::offline_view(*m, rules::Side::kA),
+                                   "wait snapshot\nframes 2\nscreenshot fit.png\n"
+                                   "hover-cell 5 4\nframes 1\nwheel 3\nframes 2\n"
+                                   "screenshot zoomed.png\nkey Left\nframes 2\n"
+                                   "screenshot panned.png\nkey 0\nframes 2\n"
+                                   "screenshot again.png\nquit\n");
+  ASSERT_EQ(r.exit_code, 0) << log_of(r);
+  auto fit = Picture::load(r.dir + "/fit.png");
+  auto zoomed = Picture::load(r.dir + "/zoomed.png");
+  auto panned = Picture::load(r.dir + "/panned.png");
+  auto again = Picture::load(r.dir + "/again.png");
+  ASSERT_TRUE(fit && zoomed && panned && again);
+  // Three notches of the wheel make the squares half again as large at least...
+  EXPECT_GT(zoomed->cell_size(), fit->cell_size() * 1.4);
+  // ...and the square under the cursor stays under it.
+  const SDL_Point before = *fit->cell(5, 4);
+  const SDL_Point after = *zoomed->cell(5, 4);
+  EXPECT_LT(std::abs(after.x - before.x), zoomed->cell_size() / 2);
+  EXPECT_LT(std::abs(after.y - before.y), zoomed->cell_size() / 2);
+  // The left arrow moves the view; 0 fits the board again.
+  EXPECT_GT(panned->cell(5, 4)->x, after.x + 20);
+  EXPECT_DOUBLE_EQ(again->cell_size(), fit->cell_size());
+  EXPECT_EQ(again->cell(5, 4)->x, before.x);
+}
+
+}  // namespace
+}  // namespace castra
