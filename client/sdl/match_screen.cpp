@@ -265,8 +265,10 @@ void MatchScreen::draw_panel(Ui& ui, Client& client, const SDL_Rect& r) {
     if (m.snapshot && m.snapshot->state().has_stand()) {
       const auto& st = m.snapshot->state().stand();
       const auto& tally = side == v1::SIDE_A ? st.side_a() : st.side_b();
-      tally_text = "lost " + std::to_string(tally.lost_strength()) + " of " +
-                   std::to_string(tally.start_strength()) + " strength";
+      tally_text = tally.start_strength() == 0
+                       ? "to deploy: " + stand_figures_text(tally.to_deploy())
+                       : "lost " + std::to_string(tally.lost_strength()) + " of " +
+                             std::to_string(tally.start_strength()) + " strength";
     } else if (m.snapshot && m.snapshot->state().has_optio()) {
       const auto& st = m.snapshot->state().optio();
       const int i = side == v1::SIDE_A ? 0 : 1;

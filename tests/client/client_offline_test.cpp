@@ -441,3 +441,77 @@ TEST(ClientBoardView, ZoomsAtTheCursorAndPansWithTheKeys) {
 
 }  // namespace
 }  // namespace castra
+
+namespace castra {
+namespace {
+
+TEST(ClientDeployment, PlacesAnOptioUnitWithTheChosenFacingByClicks) {
+  auto m = testing::optio_training(0);
+  ASSERT_TRUE(m);
+  const o::Legal legal = m->legal(rules::Side::kA).optio();
+  const o::UnitLegal* ul = nullptr;
+  for (const auto& u : legal.units())
+    if (u.placements_size() > 0 && !ul) ul = &u;
+  ASSERT_NE(ul, nullptr) << legal.DebugString();
+  const auto& at = ul->placements(ul->placements_size() - 1);
+  const OfflineRun r = run_offline("deploy-optio", testing::offline_view(*m, rules::Side::kA),
+                                   "wait legal\nclick-button #" + std::to_string(ul->unit()) +
+                                       " \nclick-button Deploy facing E\n"
+                                       "frames 2\nscreenshot zone.png\nclick-cell " +
+                                       std::to_string(at.col()) + " " + std::to_string(at.row()) +
+                                       "\nframes 2\nquit\n");
+  ASSERT_EQ(r.exit_code, 0) << log_of(r);
+  auto p = Picture::load(r.dir + "/zone.png");
+  ASSERT_TRUE(p);
+  // Every square the unit may be placed on carries the highlight dot.
+  for (const auto& sq : ul->placements()) {
+    auto c = p->cell(sq.col(), sq.row());
+    ASSERT_TRUE(c);
+    EXPECT_EQ(p->at(c->x, c->y), rgb(theme::kHighlight));
+  }
+  const auto commands = testing::read_commands(r.dir + "/commands.jsonl");
+  ASSERT_EQ(commands.size(), 1u);
+  const auto& d = commands[0].command().optio().deploy();
+  EXPECT_EQ(d.unit(), ul->unit());
+  EXPECT_EQ(d.at().col(), at.col());
+  EXPECT_EQ(d.at().row(), at.row());
+  EXPECT_EQ(d.facing(), 1) << "facing east, as chosen";
+  EXPECT_TRUE(m->submit(rules::Side::kA, commands[0].command(), match::Bytes32{}).ok());
+}
+
+TEST(ClientDeployment, PlacesStandFiguresInTheZoneByClicks) {
+  // A won the roll-off: B deploys first.
+  auto m = testing::stand_training(0);
+  ASSERT_TRUE(m);
+  ASSERT_TRUE(m->acting().must_act(rules::Side::kB));
+  const s::Legal legal = m->legal(rules::Side::kB).stand();
+  ASSERT_GT(legal.deploy_size(), 0) << legal.DebugString();
+  const auto& group = legal.deploy(0);
+  const auto& to = group.destinations(group.destinations_size() / 2);
+  const OfflineRun r = run_offline("deploy-stand", testing::offline_view(*m, rules::Side::kB),
+                                   "wait legal\nframes 2\nscreenshot zone.png\nclick-cell " +
+                                       std::to_string(to.hex().col()) + " " +
+                                       std::to_string(to.hex().row()) + "\nframes 2\nquit\n");
+  ASSERT_EQ(r.exit_code, 0) << log_of(r);
+  auto p = Picture::load(r.dir + "/zone.png");
+  ASSERT_TRUE(p);
+  for (const auto& d : group.destinations()) {
+    auto c = p->cell(d.hex().col(), d.hex().row());
+    ASSERT_TRUE(c);
+    EXPECT_EQ(p->at(c->x, c->y), rgb(theme::kHighlight))
+        << "hex (" << d.hex().col() << "," << d.hex().row() << ")";
+  }
+  const auto commands = testing::read_commands(r.dir + "/commands.jsonl");
+  ASSERT_EQ(commands.size(), 1u);
+  const auto& dep = commands[0].command().stand().deploy();
+  EXPECT_EQ(dep.hex().col(), to.hex().col());
+  EXPECT_EQ(dep.hex().row(), to.hex().row());
+  EXPECT_GT(dep.figures().infantry() + dep.figures().archers() + dep.figures().cavalry() +
+                dep.figures().chariots(),
+            0);
+  auto done = m->submit(rules::Side::kB, commands[0].command(), match::Bytes32{});
+  EXPECT_TRUE(done.ok()) << done.error().message;
+}
+
+}  // namespace
+}  // namespace castra
