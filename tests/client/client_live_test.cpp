@@ -356,7 +356,10 @@ TEST(ClientLiveOptio, PlaysItsOrdersAndAnAdvanceByClicksAndTheBoardFollowsTheSer
                           "wait unit " +
                           std::to_string(unit) + " at " + cell(to_c, to_r) +
                           " timeout=30000\n"
-                          "wait idle\nframes 3\nscreenshot moved.png\nquit\n");
+                          "wait idle\nframes 3\nscreenshot moved.png\n"
+                          "click-button End phase\nframes 2\nscreenshot confirm.png\n"
+                          "click-button Confirm\nwait not-my-move timeout=30000\nframes 3\n"
+                          "screenshot ended.png\nquit\n");
   testing::ClientProcess client(
       dir, {"--server", server.ws_url(), "--name", "alice", "--password", password_of("alice"),
             "--open", id, "--script", dir + "/script.txt", "--exit-after", "110"});
@@ -382,6 +385,15 @@ TEST(ClientLiveOptio, PlaysItsOrdersAndAnAdvanceByClicksAndTheBoardFollowsTheSer
   EXPECT_GT(q->count(rgb(theme::kSideA), SDL_Rect{at.x - h, at.y - h, 2 * h, 2 * h}), 200);
   auto was = *q->cell(from_c, from_r);
   EXPECT_EQ(q->count(rgb(theme::kSideA), SDL_Rect{was.x - h, was.y - h, 2 * h, 2 * h}), 0);
+  // Ending the phase asked first; then the move passed to side B.
+  auto c = Picture::load(dir + "/confirm.png");
+  ASSERT_TRUE(c);
+  EXPECT_TRUE(c->region("confirm"));
+  auto e = Picture::load(dir + "/ended.png");
+  ASSERT_TRUE(e);
+  auto top_after = e->region("top-bar");
+  ASSERT_TRUE(top_after);
+  EXPECT_LT(e->count(rgb(theme::kYourMove), *top_after), top_after->w * top_after->h / 4);
 }
 
 TEST(ClientLiveStand, MovesFiguresByClicksAndTheBoardFollowsTheServer) {
