@@ -42,10 +42,18 @@ std::optional<v1::GameCommand> pick(const v1::stand::Legal& l) {
     *sc->mutable_deploy()->mutable_hex() = dest.hex();
     auto* f = sc->mutable_deploy()->mutable_figures();
     switch (g.types(0)) {
-      case v1::stand::TROOP_INFANTRY: f->set_infantry(dest.most().infantry()); break;
-      case v1::stand::TROOP_ARCHERS: f->set_archers(dest.most().archers()); break;
-      case v1::stand::TROOP_CAVALRY: f->set_cavalry(dest.most().cavalry()); break;
-      default: f->set_chariots(dest.most().chariots()); break;
+      case v1::stand::TROOP_INFANTRY:
+        f->set_infantry(dest.most().infantry());
+        break;
+      case v1::stand::TROOP_ARCHERS:
+        f->set_archers(dest.most().archers());
+        break;
+      case v1::stand::TROOP_CAVALRY:
+        f->set_cavalry(dest.most().cavalry());
+        break;
+      default:
+        f->set_chariots(dest.most().chariots());
+        break;
     }
     return c;
   }
@@ -188,7 +196,8 @@ TEST(ServerCrash, NoAcknowledgedCommandIsLostOrAppliedTwiceAcrossTwentySigkills)
       }
     }
     std::size_t commands = 0;
-    for (const auto& e : r.entries()) commands += e.kind() == v1::ENTRY_COMMAND;
+    for (const auto& e : r.entries())
+      commands += e.kind() == v1::ENTRY_COMMAND;
     // Every command in the log was acknowledged once (a commit whose answer was lost in a
     // kill was answered again, from the store, when re-sent): none applied twice, none lost.
     EXPECT_EQ(commands, acked) << "match " << t.id;
