@@ -1,0 +1,195 @@
+// Client: what castra-client knows (the account, the lobby, the open match as the server last
+// described it) and the verbs the screens call (log in, create, join, spectate, submit...).
+// It keeps its picture of a match only from the server's snapshots and events: after every
+// MatchUpdate that brings events it asks for a fresh snapshot (SubscribeMatch without a last
+// event). Offline (--snapshot), it shows saved MatchUpdate / Snapshot JSON and writes would-be
+// commands to a file. Render thread only.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "client/sdl/session.hpp"
+#include "proto/castra/v1/match.pb.h"
+#include "proto/castra/v1/protocol.pb.h"
+
+namespace castra::client {
+
+enum class Screen { kLogin, kLobby, kMatch };
+enum class MessageKind { kInfo, kOk, kError };
+
+struct Message {
+  std::string text;
+  MessageKind kind = MessageKind::kInfo;
+  std::chrono::steady_clock::time_point at{};
+};
+
+struct Account {
+  bool signed_in = false;
+  bool guest = false;
+  std::string name;
+  std::string token;
+};
+
+struct LobbyData {
+  std::vector<v1::ScenarioInfo> scenarios;
+  std::vector<v1::MatchSummary> open;
+  std::vector<v1::MatchSummary> live;
+  std::vector<v1::MatchSummary> finished;
+  std::vector<v1::MatchSummary> mine;
+  std::chrono::steady_clock::time_point refreshed{};
+  int in_flight = 0;
+};
+
+// The match on screen, as the server described it.
+struct MatchData {
+  std::string id;
+  bool offline = false;
+  bool subscribed = false;
+  v1::MatchSummary summary;
+  v1::Role role = v1::ROLE_SPECTATOR;
+  v1::Side side = v1::SIDE_A;
+  std::uint32_t spectator_delay_turns = 0;
+  std::optional<v1::Snapshot> snapshot;
+  std::optional<v1::GameLegal> legal;     // sent only to the side that must act
+  std::vector<v1::ViewEvent> log;         // every event seen, in order
+  std::vector<v1::ViewEvent> last_batch;  // the latest MatchEvents, for the board's markers
+  std::vector<v1::ChatLine> chat;
+  std::int64_t deadline_a_ms = 0;
+  std::int64_t deadline_b_ms = 0;
+  bool draw_offered = false;
+  v1::Side draw_offered_by = v1::SIDE_A;
+  std::optional<v1::MatchEnded> ended;
+  std::optional<v1::MatchRecord> record;
+  bool record_requested = false;
+  std::string commitment_at_start;  // the dice commitment shown when the match was opened
+  std::uint32_t spectators = 0;
+  bool your_move = false;             // the last MatchUpdate said so
+  std::uint64_t your_move_count = 0;  // counts turns becoming ours, for the flash and chime
+  std::uint64_t snapshots_received = 0;
+  std::uint64_t last_client_seq = 0;
+  bool resync_in_flight = false;  // a snapshot was asked for and has not come yet
+  std::chrono::steady_clock::time_point resync_sent{};
+  bool history_requested = false;
+  bool command_in_flight = false;
+  // A command sent when the connection broke, before its answer came: sent again with the
+  // same client_seq on reconnecting (the server answers a repeat with the first result).
+  std::optional<v1::SubmitCommand> unanswered;
+  std::string refusal;  // the last refusal of a command, in words
+};
+
+// Settings of the "new match" form.
+struct NewMatch {
+  std::string scenario;
+  v1::Side side = v1::SIDE_A;
+  bool side_random = false;
+  int time_control = 0;  // index into kTimeControls
+  bool spectators = true;
+  int delay_turns = 0;
+  bool is_private = false;
+};
+
+struct TimeControlChoice {
+  const char* label;
+  v1::TimeControl::Kind kind;
+  std::uint32_t seconds_per_move;
+  std::uint32_t grace_seconds;
+};
+inline constexpr TimeControlChoice kTimeControls[] = {
+    {"Live: 10 min a move", v1::TimeControl::LIVE, 600, 120},
+    {"Live: 3 min a move", v1::TimeControl::LIVE, 180, 60},
+    {"Correspondence: 3 days", v1::TimeControl::CORRESPONDENCE, 3 * 86400, 0},
+};
+
+class Client {
+ public:
+  struct Options {
+    std::string server;
+    std::string ca_file;
+    bool insecure = false;
+    std::string commands_out;  // offline: where submitted commands are written
+  };
+  explicit Client(Options options);
+
+  // ---- connection and account
+  void connect(const std::string& url);
+  Session& session() { return session_; }
+  bool online() const { return session_.status() == Session::Status::kReady; }
+  void register_account(const std::string& name, const std::string& password);
+  void login(const std::string& name, const std::string& password);
+  void guest();
+  void logout();
+
+  // ---- lobby
+  void refresh_lobby();
+  void create_match(const NewMatch& settings);
+  void join(const v1::MatchSummary& m, const std::string& invitation_code = "");
+  void open_match(const std::string& match_id, const std::string& invitation_code = "");
+  void leave_match_screen();
+  // The creator withdraws a match nobody has joined (LeaveMatch).
+  void withdraw();
+
+  // ---- the match
+  void submit(const v1::GameCommand& command);
+  void resign();
+  void offer_draw();
+  void answer_draw(bool accept);
+  void claim_win();
+  void request_record();
+  void send_chat(const std::string& text);
+  // Writes the exported record as JSON (protobuf's JSON mapping); the path, or "" and an error
+  // message.
+  std::string save_record(const std::string& dir);
+
+  // ---- offline: a saved Snapshot (or Subscribed, or castra-sim's {"state": ...}) as JSON
+  bool load_offline(const std::string& path, std::string* error);
+
+  // Handles the network; call once a frame.
+  void update();
+
+  Screen screen() const { return screen_; }
+  void set_screen(Screen s) { screen_ = s; }
+  const Account& account() const { return account_; }
+  LobbyData& lobby() { return lobby_; }
+  MatchData& match() { return match_; }
+  const MatchData& match() const { return match_; }
+  const std::vector<Message>& messages() const { return messages_; }
+  void say(const std::string& text, MessageKind kind = MessageKind::kInfo);
+  bool my_move() const;
+  // Whether the seed revealed at the end hashes to the commitment shown at the start:
+  // nullopt until both are known.
+  std::optional<bool> seed_matches() const;
+
+ private:
+  void on_push(const v1::ServerEnvelope& e);
+  void on_subscribed(const v1::Subscribed& s);
+  void apply_update(const v1::MatchUpdate& u);
+  void subscribe(bool history);
+  void resync();
+  void signed_in(const v1::SessionResult& r);
+  void append_events(const google::protobuf::RepeatedPtrField<v1::ViewEvent>& events,
+                     bool as_batch);
+  void report(const v1::ServerEnvelope& e, const std::string& doing);
+  // Reconnects after a lost connection: the session token signs in again, the open match is
+  // subscribed from its last event, and an unanswered command goes again.
+  void reconnect();
+  void send_command(const v1::SubmitCommand& command);
+  std::string random_entropy() const;
+
+  Options options_;
+  Session session_;
+  Screen screen_ = Screen::kLogin;
+  Account account_;
+  LobbyData lobby_;
+  MatchData match_;
+  std::vector<Message> messages_;
+  std::string pending_invitation_;
+  std::chrono::steady_clock::time_point reconnect_at_{};
+  std::chrono::seconds reconnect_delay_{1};
+  bool reconnecting_ = false;
+};
+
+}  // namespace castra::client

@@ -1,0 +1,328 @@
+#include <algorithm>
+
+#include "client/sdl/labels.hpp"
+#include "client/sdl/screens.hpp"
+#include "client/sdl/theme.hpp"
+
+namespace castra::client {
+
+namespace {
+
+void draw_backdrop(Painter& p, int w, int h) {
+  p.clear(theme::kBackground);
+  // A faint grid of squares and a band of hexes: the two boards the client plays on.
+  for (int x = 0; x < w; x += 48)
+    p.fill_rect(SDL_Rect{x, 0, 1, h}, theme::rgb(0x2C3037));
+  for (int y = 0; y < h; y += 48)
+    p.fill_rect(SDL_Rect{0, y, w, 1}, theme::rgb(0x2C3037));
+}
+
+const char* status_word(v1::MatchStatus s) {
+  switch (s) {
+    case v1::MATCH_OPEN:
+      return "open";
+    case v1::MATCH_LIVE:
+      return "live";
+    case v1::MATCH_FINISHED:
+      return "finished";
+    case v1::MATCH_CLOSED:
+      return "closed";
+    default:
+      return "";
+  }
+}
+
+std::string players_text(const v1::MatchSummary& m) {
+  const std::string a = m.player_a().empty() ? "(free seat)" : m.player_a();
+  const std::string b = m.player_b().empty() ? "(free seat)" : m.player_b();
+  return "A " + a + "  vs  B " + b;
+}
+
+}  // namespace
+
+// ---- Log-in -------------------------------------------------------------------------------
+
+void LoginScreen::draw(Ui& ui, Client& client) {
+  Painter& p = ui.painter();
+  draw_backdrop(p, ui.width(), ui.height());
+  if (!connected_once_) {
+    connected_once_ = true;
+    client.connect(server_);
+  }
+  const int w = 480;
+  const int h = 430;
+  const SDL_Rect card{(ui.width() - w) / 2, std::max(20, (ui.height() - h) / 2 - 20), w, h};
+  p.fill_round_rect(SDL_Rect{card.x + 4, card.y + 6, card.w, card.h}, 12, SDL_Color{0, 0, 0, 80});
+  p.fill_round_rect(card, 12, theme::kPanel);
+  p.text_centered("CASTRA", card.x + w / 2.0f, card.y + 44.0f, 40, theme::kGold, Weight::kBold);
+  p.text_centered("Optio  and  Ancient STAND!  online", card.x + w / 2.0f, card.y + 84.0f, 15,
+                  theme::kTextDim);
+  int y = card.y + 112;
+  const int fx = card.x + 40;
+  const int fw = w - 80;
+  p.text("Server", fx, y, 13, theme::kTextDim);
+  y += 18;
+  const bool server_enter =
+      ui.text_field(SDL_Rect{fx, y, fw, 34}, "server", &server_, "ws://HOST:PORT/ws");
+  y += 44;
+  p.text("Name", fx, y, 13, theme::kTextDim);
+  y += 18;
+  bool go = ui.text_field(SDL_Rect{fx, y, fw, 34}, "name", &name_, "your name");
+  y += 44;
+  p.text("Password", fx, y, 13, theme::kTextDim);
+  y += 18;
+  go |=
+      ui.text_field(SDL_Rect{fx, y, fw, 34}, "password", &password_, "at least 8 characters", true);
+  y += 50;
+  // Reconnect when the address changed or the last attempt failed.
+  auto ensure_connected = [&]() {
+    const auto st = client.session().status();
+    if (client.session().url() != server_ || st == Session::Status::kFailed ||
+        st == Session::Status::kOffline) {
+      client.connect(server_);
+    }
+  };
+  if (server_enter) ensure_connected();
+  const int bw = (fw - 20) / 3;
+  if (ui.button(SDL_Rect{fx, y, bw, 38}, "Log in", ButtonStyle::kPrimary) || go) {
+    ensure_connected();
+    client.login(name_, password_);
+  }
+  if (ui.button(SDL_Rect{fx + bw + 10, y, bw, 38}, "Register")) {
+    ensure_connected();
+    client.register_account(name_, password_);
+  }
+  if (ui.button(SDL_Rect{fx + 2 * (bw + 10), y, bw, 38}, "Watch as guest")) {
+    ensure_connected();
+    client.guest();
+  }
+  y += 54;
+  std::string status;
+  SDL_Color color = theme::kTextDim;
+  switch (client.session().status()) {
+    case Session::Status::kConnecting:
+      status = "Connecting to " + client.session().url() + " ...";
+      break;
+    case Session::Status::kReady:
+      status = "Connected to " + client.session().hello().server();
+      color = theme::kOk;
+      break;
+    case Session::Status::kFailed:
+      status = "Cannot reach the server: " + client.session().failure();
+      color = theme::kError;
+      break;
+    default:
+      status = "Not connected";
+  }
+  for (const auto& line : p.wrap(status, 13, fw)) {
+    p.text(line, fx, y, 13, color);
+    y += 17;
+  }
+  if (!ui.typing() && name_.empty() && !ui.blocked()) ui.focus("name");
+}
+
+// ---- Lobby ----------------------------------------------------------------------------------
+
+void LobbyScreen::draw(Ui& ui, Client& client) {
+  Painter& p = ui.painter();
+  draw_backdrop(p, ui.width(), ui.height());
+  const int W = ui.width();
+  const int H = ui.height() - theme::kStatusBar;
+  p.fill_rect(SDL_Rect{0, 0, W, theme::kTopBar}, theme::kPanelDark);
+  p.text("CASTRA", 16, 8, 22, theme::kGold, Align::kLeft, Weight::kBold);
+  p.text("Lobby", 130, 13, 16, theme::kText);
+  const auto& acct = client.account();
+  p.text("Signed in as " + acct.name + (acct.guest ? " (guest)" : ""), W - 330, 14, 14,
+         theme::kTextDim, Align::kRight);
+  if (ui.button(SDL_Rect{W - 310, 7, 100, 30}, "Refresh", ButtonStyle::kNormal, true, SDLK_F5))
+    client.refresh_lobby();
+  if (ui.button(SDL_Rect{W - 200, 7, 100, 30}, "Log out")) client.logout();
+  const int right_w = std::min(400, W / 3);
+  draw_list(ui, client,
+            SDL_Rect{16, theme::kTopBar + 12, W - right_w - 44, H - theme::kTopBar - 24});
+  draw_new_match(ui, client,
+                 SDL_Rect{W - right_w - 16, theme::kTopBar + 12, right_w, H - theme::kTopBar - 24});
+}
+
+void LobbyScreen::draw_list(Ui& ui, Client& client, const SDL_Rect& r) {
+  Painter& p = ui.painter();
+  p.fill_round_rect(r, 10, theme::kPanel);
+  const char* tabs[] = {"Open", "Live", "Finished", "My matches"};
+  const bool guest = client.account().guest;
+  int tx = r.x + 14;
+  for (int i = 0; i < 4; ++i) {
+    if (i == 3 && guest) break;
+    if (ui.button(SDL_Rect{tx, r.y + 12, 130, 32}, tabs[i],
+                  tab_ == i ? ButtonStyle::kToggleOn : ButtonStyle::kNormal)) {
+      tab_ = i;
+    }
+    tx += 138;
+  }
+  auto& lobby = client.lobby();
+  const std::vector<v1::MatchSummary>* rows[] = {&lobby.open, &lobby.live, &lobby.finished,
+                                                 &lobby.mine};
+  const auto& list = *rows[std::clamp(tab_, 0, 3)];
+  int y = r.y + 58;
+  p.text("Scenario", r.x + 16, y, 13, theme::kTextDim);
+  p.text("Players", r.x + 230, y, 13, theme::kTextDim);
+  p.text("State", r.x + r.w - 330, y, 13, theme::kTextDim);
+  y += 22;
+  p.fill_rect(SDL_Rect{r.x + 12, y - 4, r.w - 24, 1}, theme::kPanelLine);
+  if (list.empty()) {
+    p.text(lobby.in_flight > 0 ? "Loading..." : "No matches here yet.", r.x + 16, y + 10, 15,
+           theme::kTextDim);
+  }
+  const std::int64_t now_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                                  std::chrono::system_clock::now().time_since_epoch())
+                                  .count();
+  for (const auto& m : list) {
+    if (y + 44 > r.y + r.h) break;
+    const SDL_Rect row{r.x + 8, y, r.w - 16, 44};
+    if (m.my_move())
+      p.fill_round_rect(row, 6, theme::rgb(0x5A4A1E));
+    else if (ui.hovered(row))
+      p.fill_round_rect(row, 6, theme::rgb(0x394049));
+    p.text(m.scenario(), r.x + 16, y + 5, 15, theme::kText, Align::kLeft, Weight::kBold);
+    std::string sub = m.ruleset() == "stand" ? "Ancient STAND!" : "Optio";
+    if (m.is_private()) sub += ", private";
+    if (m.settings().spectators_allowed()) {
+      sub += m.settings().spectator_delay_turns() > 0
+                 ? ", spectators " + std::to_string(m.settings().spectator_delay_turns()) +
+                       " turns behind"
+                 : ", spectators welcome";
+    }
+    p.text(sub, r.x + 16, y + 25, 12, theme::kTextDim);
+    p.text(players_text(m), r.x + 230, y + 13, 14, theme::kText);
+    std::string state = status_word(m.status());
+    if (m.status() == v1::MATCH_FINISHED && m.has_outcome()) state = outcome_text(m.outcome());
+    if (m.my_move()) {
+      state = "YOUR MOVE";
+      const std::int64_t dl = m.my_side() == v1::SIDE_A ? m.deadline_a_ms() : m.deadline_b_ms();
+      if (dl > 0) state += " (" + format_remaining(dl - now_ms) + ")";
+    }
+    p.set_clip(&row);
+    p.text(state, r.x + r.w - 330, y + 13, 13, m.my_move() ? theme::kGold : theme::kTextDim);
+    p.set_clip(nullptr);
+    // Actions: unique ids carry the match id; the label is what the player reads.
+    int bx = r.x + r.w - 100;
+    auto action = [&](const std::string& label, ButtonStyle style) {
+      const bool hit = ui.button(SDL_Rect{bx, y + 8, 88, 28}, label, style, true, SDLK_UNKNOWN, 13,
+                                 label + " " + m.match_id());
+      bx -= 96;
+      return hit;
+    };
+    const bool mine = m.seated();
+    if (m.status() == v1::MATCH_FINISHED) {
+      if (action("Replay", ButtonStyle::kPrimary)) client.open_match(m.match_id());
+    } else if (mine) {
+      if (action("Open", ButtonStyle::kPrimary)) client.open_match(m.match_id());
+    } else {
+      if (m.status() == v1::MATCH_OPEN && !guest) {
+        if (action("Join", ButtonStyle::kPrimary)) client.join(m);
+      }
+      if (m.settings().spectators_allowed() && m.status() == v1::MATCH_LIVE) {
+        if (action("Watch", ButtonStyle::kNormal)) client.open_match(m.match_id());
+      }
+    }
+    y += 48;
+  }
+}
+
+void LobbyScreen::draw_new_match(Ui& ui, Client& client, const SDL_Rect& r) {
+  Painter& p = ui.painter();
+  p.fill_round_rect(r, 10, theme::kPanel);
+  int y = r.y + 14;
+  const int x = r.x + 16;
+  const int w = r.w - 32;
+  p.text("New match", x, y, 18, theme::kGold, Align::kLeft, Weight::kBold);
+  y += 32;
+  if (client.account().guest) {
+    p.text("Guests may watch; register to play.", x, y, 14, theme::kTextDim);
+    return;
+  }
+  const auto& scenarios = client.lobby().scenarios;
+  if (form_.scenario.empty() && !scenarios.empty()) form_.scenario = scenarios.front().name();
+  for (const auto& s : scenarios) {
+    const std::string label = s.name();
+    if (ui.button(SDL_Rect{x, y, w, 28}, label,
+                  form_.scenario == label ? ButtonStyle::kToggleOn : ButtonStyle::kNormal, true,
+                  SDLK_UNKNOWN, 13)) {
+      form_.scenario = label;
+    }
+    y += 32;
+  }
+  if (scenarios.empty()) {
+    p.text("Loading scenarios...", x, y, 13, theme::kTextDim);
+    y += 24;
+  }
+  y += 6;
+  p.text("Your side", x, y + 6, 13, theme::kText);
+  const int bx = x + 110;
+  if (ui.button(SDL_Rect{bx, y, 60, 28}, "A",
+                !form_.side_random && form_.side == v1::SIDE_A ? ButtonStyle::kToggleOn
+                                                               : ButtonStyle::kNormal,
+                true, SDLK_UNKNOWN, 14, "Side A")) {
+    form_.side = v1::SIDE_A;
+    form_.side_random = false;
+  }
+  if (ui.button(SDL_Rect{bx + 66, y, 60, 28}, "B",
+                !form_.side_random && form_.side == v1::SIDE_B ? ButtonStyle::kToggleOn
+                                                               : ButtonStyle::kNormal,
+                true, SDLK_UNKNOWN, 14, "Side B")) {
+    form_.side = v1::SIDE_B;
+    form_.side_random = false;
+  }
+  if (ui.button(SDL_Rect{bx + 132, y, 90, 28}, "Random",
+                form_.side_random ? ButtonStyle::kToggleOn : ButtonStyle::kNormal)) {
+    form_.side_random = true;
+  }
+  y += 36;
+  p.text("Clock", x, y + 6, 13, theme::kText);
+  if (ui.button(SDL_Rect{bx, y, w - 110, 28}, kTimeControls[form_.time_control].label,
+                ButtonStyle::kNormal, true, SDLK_UNKNOWN, 13, "Clock")) {
+    form_.time_control = (form_.time_control + 1) % 3;
+  }
+  y += 36;
+  p.text("Spectators", x, y + 6, 13, theme::kText);
+  if (ui.button(SDL_Rect{bx, y, 80, 28}, form_.spectators ? "Allowed" : "No",
+                form_.spectators ? ButtonStyle::kToggleOn : ButtonStyle::kNormal, true,
+                SDLK_UNKNOWN, 13, "Spectators")) {
+    form_.spectators = !form_.spectators;
+  }
+  p.text("delay " + std::to_string(form_.delay_turns) + " turns", bx + 90, y + 6, 13, theme::kText);
+  if (ui.button(SDL_Rect{x + w - 64, y, 30, 28}, "-", ButtonStyle::kNormal, form_.delay_turns > 0,
+                SDLK_UNKNOWN, 16, "Delay -")) {
+    --form_.delay_turns;
+  }
+  if (ui.button(SDL_Rect{x + w - 30, y, 30, 28}, "+", ButtonStyle::kNormal, form_.delay_turns < 12,
+                SDLK_UNKNOWN, 16, "Delay +")) {
+    ++form_.delay_turns;
+  }
+  y += 36;
+  p.text("Private", x, y + 6, 13, theme::kText);
+  if (ui.button(SDL_Rect{bx, y, 80, 28}, form_.is_private ? "Yes" : "No",
+                form_.is_private ? ButtonStyle::kToggleOn : ButtonStyle::kNormal, true,
+                SDLK_UNKNOWN, 13, "Private")) {
+    form_.is_private = !form_.is_private;
+  }
+  y += 42;
+  if (ui.button(SDL_Rect{x, y, w, 38}, "Create match", ButtonStyle::kPrimary,
+                !form_.scenario.empty()))
+    client.create_match(form_);
+  y += 56;
+  p.fill_rect(SDL_Rect{x, y, w, 1}, theme::kPanelLine);
+  y += 12;
+  p.text("Join a private match", x, y, 15, theme::kGold, Align::kLeft, Weight::kBold);
+  y += 26;
+  ui.text_field(SDL_Rect{x, y, w, 32}, "private-id", &private_id_, "match id");
+  y += 38;
+  ui.text_field(SDL_Rect{x, y, w - 100, 32}, "private-code", &private_code_, "invitation code");
+  if (ui.button(SDL_Rect{x + w - 92, y, 92, 32}, "Join code", ButtonStyle::kNormal,
+                !private_id_.empty() && !private_code_.empty())) {
+    v1::MatchSummary m;
+    m.set_match_id(private_id_);
+    client.join(m, private_code_);
+  }
+}
+
+}  // namespace castra::client

@@ -1,0 +1,851 @@
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+#include "client/sdl/labels.hpp"
+#include "client/sdl/optio_board.hpp"
+#include "client/sdl/screens.hpp"
+#include "client/sdl/stand_board.hpp"
+#include "client/sdl/theme.hpp"
+
+namespace castra::client {
+
+namespace {
+
+constexpr int kControlsHeight = 50;
+constexpr int kActionSubmit = 0;
+constexpr int kActionResign = 1;
+constexpr int kActionOrders = 2;
+constexpr int kActionDraw = 3;
+constexpr int kActionWithdraw = 4;
+constexpr int kChatLines = 3;
+
+std::int64_t unix_ms() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+int wrap_text(Painter& p, const std::string& text, int x, int y, int width, SDL_Color c,
+              int size = 14, Weight w = Weight::kRegular) {
+  for (const auto& line : p.wrap(text, size, width, w)) {
+    p.text(line, x, y, size, c, Align::kLeft, w);
+    y += p.line_height(size, w);
+  }
+  return y;
+}
+
+std::string turns_text(std::uint32_t n) {
+  return std::to_string(n) + (n == 1 ? " turn" : " turns");
+}
+
+std::string phase_text(const v1::Snapshot& s) {
+  if (s.state().has_optio()) return optio_phase_name(s.state().optio().phase());
+  if (s.state().has_stand()) return stand_phase_name(s.state().stand().phase());
+  return s.phase();
+}
+
+int turn_limit(const v1::Snapshot& s) {
+  if (s.state().has_optio()) return s.state().optio().turn_limit();
+  if (s.state().has_stand()) return s.state().stand().turn_limit();
+  return 0;
+}
+
+int turn_of(const v1::Snapshot& s) {
+  if (s.turn() > 0) return s.turn();
+  if (s.state().has_optio()) return s.state().optio().turn();
+  if (s.state().has_stand()) return s.state().stand().game_turn();
+  return 0;
+}
+
+// The game turn an event opens, when it opens one (read from the event's own field).
+std::optional<int> turn_opened(const v1::ViewEvent& e) {
+  if (!e.has_event()) return std::nullopt;
+  if (e.event().has_optio() && e.event().optio().has_phase_started()) {
+    const auto& ps = e.event().optio().phase_started();
+    if (ps.phase() == v1::optio::PHASE_MOVE && ps.side() == v1::SIDE_A) return ps.turn();
+  }
+  if (e.event().has_stand() && e.event().stand().has_phase_began()) {
+    const auto& pb = e.event().stand().phase_began();
+    if (pb.phase() == v1::stand::PHASE_MOVE) return pb.game_turn();
+  }
+  return std::nullopt;
+}
+
+std::string event_line(const v1::ViewEvent& e) {
+  if (!e.text().empty()) return e.text();
+  if (!e.has_event()) {
+    std::string s = "(hidden: " + side_name(e.owner()) + "'s ";
+    s += e.visibility() == v1::VISIBILITY_SEALED ? "sealed event" : "private event";
+    if (!e.commitment().empty()) s += ", commitment " + e.commitment().substr(0, 12) + "...";
+    return s + ")";
+  }
+  return "(event " + std::to_string(e.number()) + ")";
+}
+
+}  // namespace
+
+bool MatchScreen::take_chime() {
+  const bool c = chime_;
+  chime_ = false;
+  return c;
+}
+
+std::optional<PointF> MatchScreen::cell_centre(const Cell& c) const {
+  if (squares_) return squares_->centre(c.col, c.row);
+  if (hexes_) return hexes_->centre(c.col, c.row);
+  return std::nullopt;
+}
+
+std::string MatchScreen::geometry_json() const {
+  if (!squares_ && !hexes_) return "";
+  std::ostringstream out;
+  out << "{\"kind\":\"" << (squares_ ? "square" : "hex")
+      << "\",\"size\":" << (squares_ ? squares_->cell() : hexes_->size()) << ",\"cells\":[";
+  bool first = true;
+  const int c0 = squares_ ? 1 : 0;
+  for (int row = c0; row < board_rows_ + c0; ++row) {
+    for (int col = c0; col < board_cols_ + c0; ++col) {
+      const PointF m = *cell_centre({col, row});
+      out << (first ? "" : ",") << "{\"col\":" << col << ",\"row\":" << row
+          << ",\"x\":" << std::lround(m.x) << ",\"y\":" << std::lround(m.y) << "}";
+      first = false;
+    }
+  }
+  out << "]}";
+  return out.str();
+}
+
+void MatchScreen::ask(const std::string& question, const std::string& yes,
+                      std::optional<v1::GameCommand> cmd, int action) {
+  confirm_question_ = question;
+  confirm_yes_ = yes;
+  confirm_command_ = std::move(cmd);
+  confirm_action_ = action;
+}
+
+void MatchScreen::draw(Ui& ui, Client& client) {
+  auto& m = client.match();
+  if (m.id != match_id_) {
+    // Another match: start clean.
+    match_id_ = m.id;
+    camera_.reset();
+    optio_.forget();
+    stand_.forget();
+    end_open_ = false;
+    end_dismissed_ = false;
+    replay_ = false;
+    replay_pos_ = 0;
+    saved_record_.clear();
+    confirm_question_.clear();
+    seen_your_move_ = m.your_move_count;
+    log_scroll_ = 0;
+  }
+  if (m.your_move_count != seen_your_move_) {
+    seen_your_move_ = m.your_move_count;
+    flash_until_ = std::chrono::steady_clock::now() + std::chrono::milliseconds(1600);
+    chime_ = true;
+  }
+  const bool ended = (m.snapshot && m.snapshot->ended()) || m.ended.has_value();
+  if (ended && !end_dismissed_) end_open_ = true;
+  const bool modal = end_open_ || !confirm_question_.empty();
+
+  Painter& p = ui.painter();
+  p.clear(theme::kBackground);
+  const int W = ui.width();
+  const int H = ui.height() - theme::kStatusBar;
+  const int panel_w = std::min(theme::kPanelWidth, std::max(260, W / 3));
+  const SDL_Rect top{0, 0, W, theme::kTopBar};
+  const SDL_Rect panel{W - panel_w, theme::kTopBar, panel_w, H - theme::kTopBar};
+  const SDL_Rect controls{0, H - kControlsHeight, W - panel_w, kControlsHeight};
+  const SDL_Rect board{0, theme::kTopBar, W - panel_w, H - theme::kTopBar - kControlsHeight};
+  board_area_ = board;
+
+  ui.note_region("top-bar", top);
+  ui.note_region("board", board);
+  ui.note_region("panel", panel);
+  ui.set_blocked(modal);
+  draw_board(ui, client, board);
+  draw_top_bar(ui, client, top);
+  draw_panel(ui, client, panel);
+  draw_controls(ui, client, controls);
+  if (replay_) replay_keys(ui, client);
+  // The "your move" flash: a pulsing gold frame round the board.
+  const auto now = std::chrono::steady_clock::now();
+  if (now < flash_until_) {
+    const auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(flash_until_ - now).count();
+    const auto alpha = static_cast<std::uint8_t>(120 + 120 * std::abs(std::sin(left / 180.0)));
+    p.stroke_rect(board,
+                  SDL_Color{theme::kYourMove.r, theme::kYourMove.g, theme::kYourMove.b, alpha}, 8);
+  }
+  ui.set_blocked(false);
+  if (end_open_) {
+    draw_end(ui, client);
+  } else if (!confirm_question_.empty()) {
+    draw_confirm(ui, client);
+  }
+}
+
+void MatchScreen::draw_top_bar(Ui& ui, Client& client, const SDL_Rect& r) {
+  Painter& p = ui.painter();
+  const auto& m = client.match();
+  const bool mine = client.my_move();
+  p.fill_rect(r, mine ? theme::kYourMove : theme::kPanelDark);
+  const SDL_Color ink = mine ? theme::kTextDark : theme::kText;
+  p.text("CASTRA", 14, 9, 20, mine ? theme::kTextDark : theme::kGold, Align::kLeft, Weight::kBold);
+  std::string title = m.summary.scenario().empty() ? "match " + m.id : m.summary.scenario();
+  p.text(title, 120, 13, 15, ink);
+  std::string centre;
+  if (replay_) {
+    centre = "REPLAY";
+  } else if (m.snapshot && m.snapshot->ended()) {
+    centre = "MATCH OVER";
+  } else if (mine) {
+    centre = "YOUR MOVE";
+  } else if (m.role == v1::ROLE_SPECTATOR && m.subscribed) {
+    centre = m.spectator_delay_turns > 0
+                 ? "SPECTATING  (" + turns_text(m.spectator_delay_turns) + " behind)"
+                 : "SPECTATING";
+  } else if (m.snapshot) {
+    const bool a = m.snapshot->a_to_act();
+    const bool b = m.snapshot->b_to_act();
+    if (a && b)
+      centre = "Both sides to act";
+    else if (a || b)
+      centre = "Waiting for " + side_name(a ? v1::SIDE_A : v1::SIDE_B);
+  } else if (m.summary.status() == v1::MATCH_OPEN) {
+    centre = "Waiting for an opponent";
+  }
+  p.text_centered(centre, r.w / 2.0f - 60, r.h / 2.0f, 19, mine ? theme::kTextDark : theme::kGold,
+                  Weight::kBold);
+  // Clocks.
+  const std::int64_t now = unix_ms();
+  int x = r.w - 12;
+  for (v1::Side side : {v1::SIDE_B, v1::SIDE_A}) {
+    const std::int64_t dl = side == v1::SIDE_A ? m.deadline_a_ms : m.deadline_b_ms;
+    const bool acting =
+        m.snapshot && (side == v1::SIDE_A ? m.snapshot->a_to_act() : m.snapshot->b_to_act());
+    const std::string t =
+        side_letter(side) + "  " + (dl > 0 ? format_remaining(dl - now) : "--:--");
+    const int tw = p.text_width(t, 17, Weight::kMono) + 16;
+    const SDL_Rect box{x - tw, 7, tw, 30};
+    const SDL_Color side_color = side == v1::SIDE_A ? theme::kSideA : theme::kSideB;
+    p.fill_round_rect(box, 5, acting ? side_color : theme::rgb(0x3A3F47));
+    if (acting && dl > 0 && dl - now < 60000) p.stroke_rect(box, theme::kError, 2);
+    p.text_centered(t, box.x + box.w / 2.0f, box.y + box.h / 2.0f, 17, theme::kText, Weight::kMono);
+    x -= tw + 8;
+  }
+}
+
+void MatchScreen::draw_panel(Ui& ui, Client& client, const SDL_Rect& r) {
+  Painter& p = ui.painter();
+  auto& m = client.match();
+  p.fill_rect(r, theme::kPanel);
+  p.fill_rect(SDL_Rect{r.x, r.y, 1, r.h}, theme::kPanelLine);
+  const int x = r.x + 14;
+  const int w = r.w - 28;
+  int y = r.y + 10;
+  // Players.
+  for (v1::Side side : {v1::SIDE_A, v1::SIDE_B}) {
+    const SDL_Color c = side == v1::SIDE_A ? theme::kSideA : theme::kSideB;
+    p.fill_round_rect(SDL_Rect{x, y + 2, 18, 18}, 4, c);
+    std::string name = side == v1::SIDE_A ? m.summary.player_a() : m.summary.player_b();
+    if (name.empty()) name = m.offline ? "" : "(free seat)";
+    if (m.snapshot && m.snapshot->state().has_stand()) {
+      const auto& st = m.snapshot->state().stand();
+      const auto& tally = side == v1::SIDE_A ? st.side_a() : st.side_b();
+      if (!tally.army().empty()) name = tally.army() + (name.empty() ? "" : " (" + name + ")");
+    }
+    std::string line = side_name(side) + "  " + name;
+    if (m.role == v1::ROLE_PLAYER && m.side == side) line += "  - you";
+    p.text(line, x + 26, y + 1, 15, theme::kText, Align::kLeft, Weight::kBold);
+    // Losses so far, from the state's own tallies.
+    std::string tally_text;
+    if (m.snapshot && m.snapshot->state().has_stand()) {
+      const auto& st = m.snapshot->state().stand();
+      const auto& tally = side == v1::SIDE_A ? st.side_a() : st.side_b();
+      tally_text = "lost " + std::to_string(tally.lost_strength()) + " of " +
+                   std::to_string(tally.start_strength()) + " strength";
+    } else if (m.snapshot && m.snapshot->state().has_optio()) {
+      const auto& st = m.snapshot->state().optio();
+      const int i = side == v1::SIDE_A ? 0 : 1;
+      if (st.routed_size() > i && st.start_units_size() > i)
+        tally_text = std::to_string(st.routed(i)) + " of " + std::to_string(st.start_units(i)) +
+                     " units routed";
+    }
+    if (!tally_text.empty()) p.text(tally_text, x + 26, y + 21, 12, theme::kTextDim);
+    y += 42;
+  }
+  // Turn and phase.
+  if (m.snapshot) {
+    std::string t = "Turn " + std::to_string(turn_of(*m.snapshot));
+    if (turn_limit(*m.snapshot) > 0) t += " of " + std::to_string(turn_limit(*m.snapshot));
+    t += "  -  " + phase_text(*m.snapshot) + " phase";
+    p.text(t, x, y, 15, theme::kGold, Align::kLeft, Weight::kBold);
+    y += 24;
+  }
+  // Role.
+  if (m.role == v1::ROLE_SPECTATOR && m.subscribed) {
+    const SDL_Rect banner{x, y, w, 28};
+    ui.note_region("spectator-banner", banner);
+    p.fill_round_rect(banner, 5, theme::kSpectator);
+    const std::string text =
+        m.spectator_delay_turns > 0
+            ? "Spectator: " + turns_text(m.spectator_delay_turns) + " behind the play"
+            : "Spectator: watching live";
+    p.text_centered(text, banner.x + banner.w / 2.0f, banner.y + 14.0f, 14, theme::kText,
+                    Weight::kBold);
+    y += 36;
+  }
+  if (!m.commitment_at_start.empty()) {
+    p.text("Dice commitment " + m.commitment_at_start.substr(0, 24) + "...", x, y, 11,
+           theme::kTextDim, Align::kLeft, Weight::kMono);
+    y += 18;
+  }
+  if (m.draw_offered && m.role == v1::ROLE_PLAYER && m.draw_offered_by != m.side) {
+    p.fill_round_rect(SDL_Rect{x, y, w, 62}, 6, theme::kInfo);
+    p.text(side_name(m.draw_offered_by) + " offers a draw.", x + 10, y + 6, 14, theme::kText);
+    if (ui.button(SDL_Rect{x + 10, y + 28, 100, 26}, "Accept draw", ButtonStyle::kPrimary))
+      client.answer_draw(true);
+    if (ui.button(SDL_Rect{x + 118, y + 28, 100, 26}, "Decline draw")) client.answer_draw(false);
+    y += 70;
+  }
+  p.fill_rect(SDL_Rect{x, y, w, 1}, theme::kPanelLine);
+  y += 10;
+  // The selection and its actions.
+  if (!replay_ && m.snapshot) {
+    const SDL_Rect area{x, y, w, r.h / 2};
+    int used = 0;
+    if (m.snapshot->state().has_optio()) used = optio_.panel(ui, client, area);
+    if (m.snapshot->state().has_stand()) used = stand_.panel(ui, client, area);
+    y += used + 6;
+  }
+  if (!m.refusal.empty() && !replay_) {
+    y = wrap_text(p, m.refusal, x, y, w, theme::rgb(0xFF7B6B), 13, Weight::kBold) + 6;
+  }
+  // Chat: the latest lines of the room, and a line to write (accounts only).
+  if (!m.offline && m.subscribed) {
+    const int lh = p.line_height(13);
+    const SDL_Rect chat{r.x + 8, r.y + r.h - 8 - (kChatLines * lh + 48), r.w - 16,
+                        kChatLines * lh + 48};
+    if (chat.y - y > 120) {
+      ui.note_region("chat", chat);
+      p.fill_round_rect(chat, 6, theme::kPanelDark);
+      int cy = chat.y + 6;
+      const std::size_t n = m.chat.size();
+      for (std::size_t i = n > kChatLines ? n - kChatLines : 0; i < n; ++i) {
+        const auto& line = m.chat[i];
+        const SDL_Rect clip{chat.x + 8, cy, chat.w - 16, lh};
+        p.set_clip(&clip);
+        const SDL_Rect who = p.text(line.author() + ":", chat.x + 8, cy, 13, theme::kGold,
+                                    Align::kLeft, Weight::kBold);
+        p.text(line.text(), who.x + who.w + 6, cy, 13, theme::kText);
+        p.set_clip(nullptr);
+        cy += lh;
+      }
+      if (n == 0) p.text("No chat yet.", chat.x + 8, cy, 13, theme::kTextDim);
+      if (!client.account().guest) {
+        const SDL_Rect field{chat.x + 6, chat.y + chat.h - 36, chat.w - 12, 30};
+        if (ui.text_field(field, "chat", &chat_,
+                          m.role == v1::ROLE_PLAYER ? "Say something to your opponent"
+                                                    : "Say something to the spectators") &&
+            !chat_.empty()) {
+          client.send_chat(chat_);
+          chat_.clear();
+        }
+      }
+      const SDL_Rect log{r.x + 8, y, r.w - 16, chat.y - y - 6};
+      if (log.h > 60) draw_log(ui, client, log);
+      return;
+    }
+  }
+  // The event log fills the rest.
+  const SDL_Rect log{r.x + 8, y, r.w - 16, r.y + r.h - y - 8};
+  if (log.h > 60) draw_log(ui, client, log);
+}
+
+void MatchScreen::draw_log(Ui& ui, Client& client, const SDL_Rect& r) {
+  Painter& p = ui.painter();
+  const auto& m = client.match();
+  p.fill_round_rect(r, 6, theme::kPanelDark);
+  p.text(replay_ ? "Events (replay)" : "Events", r.x + 10, r.y + 6, 13, theme::kTextDim,
+         Align::kLeft, Weight::kBold);
+  if (ui.hovered(r) && ui.input().wheel != 0) {
+    log_scroll_ = std::max(0, log_scroll_ + static_cast<int>(ui.input().wheel * 3));
+  }
+  const SDL_Rect body{r.x + 8, r.y + 26, r.w - 16, r.h - 32};
+  ui.note_region("log", r);
+  const int size = 13;
+  const int lh = p.line_height(size);
+  // Lay out from the newest event upward; in replay the newest is the current step.
+  const std::size_t end = replay_ ? std::min(replay_pos_, m.log.size()) : m.log.size();
+  struct Row {
+    std::string text;
+    SDL_Color color;
+  };
+  std::vector<Row> rows;
+  const int max_rows = body.h / lh + log_scroll_ + 1;
+  for (std::size_t i = end; i-- > 0 && static_cast<int>(rows.size()) < max_rows + 4;) {
+    const auto& e = m.log[i];
+    SDL_Color c = e.has_event() ? theme::kText : theme::kTextDim;
+    if (replay_ && i + 1 == end)
+      c = theme::kHighlight;
+    else if (!replay_ &&
+             std::any_of(m.last_batch.begin(), m.last_batch.end(),
+                         [&](const v1::ViewEvent& b) { return b.number() == e.number(); }))
+      c = theme::rgb(0xFFFFFF);
+    auto lines = p.wrap(event_line(e), size, body.w - 8);
+    for (auto it = lines.rbegin(); it != lines.rend(); ++it)
+      rows.push_back({(it + 1 == lines.rend() ? "" : "   ") + *it, c});
+    if (auto t = turn_opened(e))
+      rows.push_back({"-- turn " + std::to_string(*t) + " --", theme::kGold});
+  }
+  if (m.log.empty()) {
+    p.text(m.snapshot ? "No events yet." : "Waiting for the match...", body.x, body.y, size,
+           theme::kTextDim);
+    return;
+  }
+  log_scroll_ = std::min(log_scroll_, std::max(0, static_cast<int>(rows.size()) - body.h / lh));
+  p.set_clip(&body);
+  int y = body.y + body.h - lh;
+  for (std::size_t i = static_cast<std::size_t>(log_scroll_); i < rows.size() && y > body.y - lh;
+       ++i) {
+    p.text(rows[i].text, body.x, y, size, rows[i].color);
+    y -= lh;
+  }
+  p.set_clip(nullptr);
+}
+
+void MatchScreen::draw_board(Ui& ui, Client& client, const SDL_Rect& r) {
+  Painter& p = ui.painter();
+  auto& m = client.match();
+  p.fill_rect(r, theme::kBackground);
+  squares_.reset();
+  hexes_.reset();
+  if (!m.snapshot || (!m.snapshot->state().has_optio() && !m.snapshot->state().has_stand())) {
+    std::string msg;
+    std::string sub;
+    if (m.summary.status() == v1::MATCH_OPEN) {
+      msg = "Waiting for an opponent to join";
+      sub = "The dice commitment is published: " + m.commitment_at_start;
+    } else if (m.subscribed) {
+      msg = "Waiting for the server's picture of the battle";
+      sub = "(this server does not send match snapshots yet)";
+    } else {
+      msg = "Opening the match...";
+    }
+    p.text_centered(msg, r.x + r.w / 2.0f, r.y + r.h / 2.0f - 16, 22, theme::kText, Weight::kBold);
+    if (!sub.empty())
+      p.text_centered(sub, r.x + r.w / 2.0f, r.y + r.h / 2.0f + 18, 13, theme::kTextDim,
+                      Weight::kMono);
+    return;
+  }
+  // Zoom with the wheel at the cursor, pan by dragging with the right or middle button or
+  // with the arrow keys; 0 fits the board again.
+  const Input& in = ui.input();
+  if (!ui.blocked() && inside(r, in.mouse_x, in.mouse_y) && in.wheel != 0) {
+    SquareGeometry::zoom_at(&camera_, r, std::pow(1.15f, in.wheel), in.mouse_x, in.mouse_y);
+  }
+  if (!ui.blocked() && (in.right_held || in.middle_held)) {
+    camera_.pan_x += static_cast<float>(in.drag_dx);
+    camera_.pan_y += static_cast<float>(in.drag_dy);
+  }
+  const float pan_step = 40;
+  if (ui.key(SDLK_LEFT) && !replay_) camera_.pan_x += pan_step;
+  if (ui.key(SDLK_RIGHT) && !replay_) camera_.pan_x -= pan_step;
+  if (ui.key(SDLK_UP)) camera_.pan_y += pan_step;
+  if (ui.key(SDLK_DOWN)) camera_.pan_y -= pan_step;
+  if (ui.key(SDLK_EQUALS) || ui.key(SDLK_PLUS) || ui.key(SDLK_KP_PLUS))
+    SquareGeometry::zoom_at(&camera_, r, 1.2f, r.x + r.w / 2, r.y + r.h / 2);
+  if (ui.key(SDLK_MINUS) || ui.key(SDLK_KP_MINUS))
+    SquareGeometry::zoom_at(&camera_, r, 1 / 1.2f, r.x + r.w / 2, r.y + r.h / 2);
+  if (ui.key(SDLK_0)) camera_.reset();
+
+  // The replayed event's marks.
+  auto replay_marks = [&](std::vector<Cell>* trail, std::vector<Cell>* flashes) {
+    if (!replay_ || replay_pos_ == 0 || replay_pos_ > m.log.size()) return;
+    const auto& e = m.log[replay_pos_ - 1];
+    if (!e.has_event()) return;
+    trail->clear();
+    if (e.event().has_optio()) {
+      const auto& ev = e.event().optio();
+      if (ev.has_advanced()) {
+        trail->push_back({ev.advanced().from().col(), ev.advanced().from().row()});
+        for (const auto& s : ev.advanced().steps())
+          trail->push_back({s.col(), s.row()});
+      }
+      if (ev.has_routed()) flashes->push_back({ev.routed().at().col(), ev.routed().at().row()});
+      if (ev.has_unit_deployed())
+        flashes->push_back({ev.unit_deployed().at().col(), ev.unit_deployed().at().row()});
+    } else if (e.event().has_stand()) {
+      const auto& ev = e.event().stand();
+      if (ev.has_moved()) {
+        trail->push_back({ev.moved().from().col(), ev.moved().from().row()});
+        for (const auto& h : ev.moved().path())
+          trail->push_back({h.col(), h.row()});
+      }
+      if (ev.has_attacked())
+        *trail = {{ev.attacked().from().col(), ev.attacked().from().row()},
+                  {ev.attacked().target().col(), ev.attacked().target().row()}};
+      if (ev.has_casualties())
+        flashes->push_back({ev.casualties().hex().col(), ev.casualties().hex().row()});
+      if (ev.has_deployed())
+        flashes->push_back({ev.deployed().hex().col(), ev.deployed().hex().row()});
+    }
+  };
+
+  if (m.snapshot->state().has_optio()) {
+    const auto& st = m.snapshot->state().optio();
+    board_cols_ = st.cols();
+    board_rows_ = st.rows();
+    squares_.emplace(r, st.cols(), st.rows(), camera_, theme::kBoardMargin);
+    OptioOverlay ov = replay_ ? OptioOverlay{} : optio_.board(ui, client, r, *squares_);
+    if (replay_) replay_marks(&ov.trail, &ov.flashes);
+    // The revealed orders cards, drawn when the end screen asks for them.
+    if (m.record && show_cards_ && (end_open_ || replay_)) {
+      int k = 0;
+      for (const auto& entry : m.record->entries()) {
+        for (const auto& ev : entry.events()) {
+          if (!ev.has_optio() || !ev.optio().has_orders_card()) continue;
+          for (const auto& path : ev.optio().orders_card().paths()) {
+            OptioOverlay::Path drawn;
+            for (const auto& sq : path.squares())
+              drawn.squares.push_back({sq.col(), sq.row()});
+            drawn.color = theme::kPathColors[k++ % std::size(theme::kPathColors)];
+            drawn.label = side_letter(ev.optio().orders_card().side()) + " sub " +
+                          std::to_string(path.leader());
+            ov.paths.push_back(drawn);
+          }
+        }
+      }
+    }
+    draw_optio_board(p, r, *squares_, st, ov);
+  } else {
+    const auto& st = m.snapshot->state().stand();
+    board_cols_ = st.width();
+    board_rows_ = st.height();
+    hexes_.emplace(r, st.width(), st.height(), camera_, theme::kBoardMargin);
+    StandOverlay ov = replay_ ? StandOverlay{} : stand_.board(ui, client, r, *hexes_);
+    if (replay_) replay_marks(&ov.trail, &ov.flashes);
+    draw_stand_board(p, r, *hexes_, st, ov);
+  }
+  if (replay_) {
+    p.fill_round_rect(SDL_Rect{r.x + 12, r.y + 10, 330, 26}, 5, SDL_Color{0, 0, 0, 150});
+    p.text("Board: the final position; arrows mark the current event", r.x + 20, r.y + 15, 12,
+           theme::kText);
+  }
+}
+
+void MatchScreen::draw_controls(Ui& ui, Client& client, const SDL_Rect& r) {
+  Painter& p = ui.painter();
+  auto& m = client.match();
+  p.fill_rect(r, theme::kPanelDark);
+  int x = r.x + 12;
+  const int y = r.y + 9;
+  const int h = 32;
+  const bool player = m.role == v1::ROLE_PLAYER && !m.offline;
+  const bool live = m.snapshot && !m.snapshot->ended() && !m.ended;
+  if (replay_) {
+    const std::size_t n = m.log.size();
+    if (ui.button(SDL_Rect{x, y, 44, h}, "|<", ButtonStyle::kNormal, replay_pos_ > 0, SDLK_HOME))
+      replay_pos_ = 0;
+    x += 50;
+    if (ui.button(SDL_Rect{x, y, 44, h}, "<", ButtonStyle::kNormal, replay_pos_ > 0)) --replay_pos_;
+    x += 50;
+    if (ui.button(SDL_Rect{x, y, 44, h}, ">", ButtonStyle::kNormal, replay_pos_ < n)) ++replay_pos_;
+    x += 50;
+    if (ui.button(SDL_Rect{x, y, 44, h}, ">|", ButtonStyle::kNormal, replay_pos_ < n, SDLK_END))
+      replay_pos_ = n;
+    x += 56;
+    // Jump a turn back or forward.
+    auto jump = [&](int dir) {
+      std::size_t i = replay_pos_;
+      while (true) {
+        if (dir < 0 && i == 0) break;
+        if (dir > 0 && i >= n) break;
+        i = dir < 0 ? i - 1 : i + 1;
+        if (i > 0 && i <= n && turn_opened(m.log[i - 1])) break;
+      }
+      replay_pos_ = i;
+    };
+    if (ui.button(SDL_Rect{x, y, 96, h}, "Turn -", ButtonStyle::kNormal, replay_pos_ > 0,
+                  SDLK_PAGEUP))
+      jump(-1);
+    x += 102;
+    if (ui.button(SDL_Rect{x, y, 96, h}, "Turn +", ButtonStyle::kNormal, replay_pos_ < n,
+                  SDLK_PAGEDOWN))
+      jump(1);
+    x += 110;
+    int turn = 0;
+    for (std::size_t i = 0; i < std::min(replay_pos_, n); ++i)
+      if (auto t = turn_opened(m.log[i])) turn = *t;
+    p.text("event " + std::to_string(replay_pos_) + " of " + std::to_string(n) + ", turn " +
+               std::to_string(turn),
+           x, y + 7, 14, theme::kText);
+    if (ui.button(SDL_Rect{r.x + r.w - 230, y, 110, h}, "Leave replay")) replay_ = false;
+  } else {
+    std::string label;
+    std::string question;
+    std::optional<v1::GameCommand> end;
+    if (m.snapshot && (player || m.offline)) {
+      end = m.snapshot->state().has_optio() ? optio_.end_command(client, &label, &question)
+                                            : stand_.end_command(client, &label, &question);
+    }
+    if (m.snapshot && m.snapshot->state().has_optio() && optio_.editing_orders(client)) {
+      if (ui.button(SDL_Rect{x, y, 220, h}, "Submit sealed orders", ButtonStyle::kPrimary)) {
+        ask("Seal and submit your orders card? It cannot be changed, and your opponent sees it "
+            "only when the game ends.",
+            "Seal and submit", std::nullopt, kActionOrders);
+      }
+      x += 228;
+    } else if (end) {
+      if (ui.button(SDL_Rect{x, y, 190, h}, label + "...", ButtonStyle::kPrimary, true, SDLK_RETURN,
+                    15, "End phase")) {
+        ask(question, label, end, kActionSubmit);
+      }
+      x += 198;
+    }
+    if (player && live) {
+      if (ui.button(SDL_Rect{x, y, 110, h}, "Offer draw")) {
+        ask("Offer your opponent a draw?", "Offer draw", std::nullopt, kActionDraw);
+      }
+      x += 118;
+      if (ui.button(SDL_Rect{x, y, 90, h}, "Resign", ButtonStyle::kDanger)) {
+        ask("Resign this match? Your opponent wins at once.", "Resign", std::nullopt,
+            kActionResign);
+      }
+      x += 98;
+    }
+    if (m.summary.status() == v1::MATCH_OPEN && !m.offline &&
+        m.summary.creator() == client.account().name) {
+      if (ui.button(SDL_Rect{x, y, 160, h}, "Withdraw match", ButtonStyle::kDanger)) {
+        ask("Withdraw this match? Nobody has joined it yet; it will be closed.", "Withdraw",
+            std::nullopt, kActionWithdraw);
+      }
+      x += 168;
+    }
+    if ((m.snapshot && m.snapshot->ended()) || m.ended) {
+      if (ui.button(SDL_Rect{x, y, 120, h}, "Result")) {
+        end_open_ = true;
+        end_dismissed_ = false;
+      }
+      x += 128;
+      if (ui.button(SDL_Rect{x, y, 100, h}, "Replay", ButtonStyle::kNormal, !m.log.empty())) {
+        replay_ = true;
+        replay_pos_ = 0;
+      }
+      x += 108;
+    }
+    if (ui.button(SDL_Rect{r.x + r.w - 230, y, 110, h}, "Lobby", ButtonStyle::kNormal, true,
+                  SDLK_UNKNOWN, 15, "Back to lobby")) {
+      client.leave_match_screen();
+      return;
+    }
+  }
+  // The hint for the player, between the buttons.
+  if (!replay_ && client.my_move() && m.snapshot) {
+    const std::string hint =
+        m.snapshot->state().has_optio() ? optio_.hint(client) : stand_.hint(client);
+    const int left = x + 8;
+    const int right = r.x + r.w - 240;
+    if (!hint.empty() && right - left > 120) {
+      p.set_clip(&r);
+      const auto lines = p.wrap(hint, 13, right - left);
+      int ty = r.y + (r.h - static_cast<int>(lines.size()) * p.line_height(13)) / 2;
+      for (const auto& line : lines) {
+        p.text(line, left, ty, 13, theme::kTextDim);
+        ty += p.line_height(13);
+      }
+      p.set_clip(nullptr);
+    }
+  }
+  // Zoom.
+  const int zx = r.x + r.w - 112;
+  if (ui.button(SDL_Rect{zx, y, 32, h}, "-", ButtonStyle::kNormal, true, SDLK_UNKNOWN, 18,
+                "Zoom out"))
+    SquareGeometry::zoom_at(&camera_, board_area_, 1 / 1.25f, board_area_.x + board_area_.w / 2,
+                            board_area_.y + board_area_.h / 2);
+  if (ui.button(SDL_Rect{zx + 36, y, 36, h}, "Fit", ButtonStyle::kNormal, true, SDLK_UNKNOWN, 13))
+    camera_.reset();
+  if (ui.button(SDL_Rect{zx + 76, y, 32, h}, "+", ButtonStyle::kNormal, true, SDLK_UNKNOWN, 18,
+                "Zoom in"))
+    SquareGeometry::zoom_at(&camera_, board_area_, 1.25f, board_area_.x + board_area_.w / 2,
+                            board_area_.y + board_area_.h / 2);
+}
+
+void MatchScreen::replay_keys(Ui& ui, const Client& client) {
+  const std::size_t n = client.match().log.size();
+  if (ui.key(SDLK_RIGHT) && replay_pos_ < n) ++replay_pos_;
+  if (ui.key(SDLK_LEFT) && replay_pos_ > 0) --replay_pos_;
+}
+
+void MatchScreen::draw_confirm(Ui& ui, Client& client) {
+  Painter& p = ui.painter();
+  p.fill_rect(SDL_Rect{0, 0, ui.width(), ui.height()}, SDL_Color{0, 0, 0, 140});
+  const int w = 480;
+  const auto lines = p.wrap(confirm_question_, 16, w - 48);
+  const int h = 110 + static_cast<int>(lines.size()) * p.line_height(16);
+  const SDL_Rect box{(ui.width() - w) / 2, (ui.height() - h) / 2, w, h};
+  ui.note_region("confirm", box);
+  p.fill_round_rect(box, 10, theme::kPanel);
+  p.stroke_rect(box, theme::kGold, 1);
+  int y = box.y + 24;
+  for (const auto& line : lines) {
+    p.text(line, box.x + 24, y, 16, theme::kText);
+    y += p.line_height(16);
+  }
+  const int by = box.y + box.h - 56;
+  bool yes =
+      ui.button(SDL_Rect{box.x + 24, by, 200, 36}, confirm_yes_,
+                confirm_action_ == kActionResign ? ButtonStyle::kDanger : ButtonStyle::kPrimary,
+                true, SDLK_RETURN, 15, "Confirm");
+  const bool no = ui.button(SDL_Rect{box.x + w - 164, by, 140, 36}, "Cancel", ButtonStyle::kNormal,
+                            true, SDLK_ESCAPE);
+  if (yes) {
+    switch (confirm_action_) {
+      case kActionSubmit:
+        if (confirm_command_) client.submit(*confirm_command_);
+        break;
+      case kActionResign:
+        client.resign();
+        break;
+      case kActionOrders:
+        optio_.submit_orders(client);
+        break;
+      case kActionDraw:
+        client.offer_draw();
+        break;
+      case kActionWithdraw:
+        client.withdraw();
+        break;
+      default:
+        break;
+    }
+  }
+  if (yes || no) confirm_question_.clear();
+}
+
+void MatchScreen::draw_end(Ui& ui, Client& client) {
+  Painter& p = ui.painter();
+  auto& m = client.match();
+  const int w = std::min(640, ui.width() - 40);
+  const int h = std::min(560, ui.height() - 60);
+  const SDL_Rect box{(ui.width() - w) / 2 - theme::kPanelWidth / 3, (ui.height() - h) / 2, w, h};
+  p.fill_round_rect(SDL_Rect{box.x + 5, box.y + 7, w, h}, 12, SDL_Color{0, 0, 0, 110});
+  ui.note_region("end-screen", box);
+  p.fill_round_rect(box, 12, SDL_Color{theme::kPanel.r, theme::kPanel.g, theme::kPanel.b, 245});
+  const int x = box.x + 26;
+  const int tw = w - 52;
+  int y = box.y + 20;
+  v1::Outcome outcome;
+  if (m.ended)
+    outcome = m.ended->outcome();
+  else if (m.snapshot)
+    outcome = m.snapshot->outcome();
+  std::string headline = outcome.kind() == v1::Outcome::DRAW    ? "A draw"
+                         : outcome.kind() == v1::Outcome::WIN_A ? "Side A wins"
+                                                                : "Side B wins";
+  if (m.role == v1::ROLE_PLAYER && m.subscribed && outcome.kind() != v1::Outcome::DRAW) {
+    const bool won = (outcome.kind() == v1::Outcome::WIN_A) == (m.side == v1::SIDE_A);
+    headline = won ? "Victory" : "Defeat";
+  }
+  p.text(headline, x, y, 30, theme::kGold, Align::kLeft, Weight::kBold);
+  y += 44;
+  std::string reason = outcome_text(outcome);
+  if (m.ended && !end_reason_text(m.ended->reason()).empty() && outcome.reason().empty())
+    reason += " (" + end_reason_text(m.ended->reason()) + ")";
+  y = wrap_text(p, reason, x, y, tw, theme::kText, 15) + 10;
+
+  // The dice: the revealed seed, checked here against the commitment shown at the start.
+  p.text("Fair dice", x, y, 16, theme::kGold, Align::kLeft, Weight::kBold);
+  y += 24;
+  std::string seed = m.ended ? m.ended->server_seed() : "";
+  if (seed.empty() && m.record) seed = m.record->server_seed();
+  p.text("Commitment shown at the start:", x, y, 12, theme::kTextDim);
+  y += 16;
+  p.text(m.commitment_at_start.empty() ? "(none)" : m.commitment_at_start, x, y, 11, theme::kText,
+         Align::kLeft, Weight::kMono);
+  y += 18;
+  p.text("Seed revealed by the server:", x, y, 12, theme::kTextDim);
+  y += 16;
+  p.text(seed.empty() ? "(not yet received)" : seed, x, y, 11, theme::kText, Align::kLeft,
+         Weight::kMono);
+  y += 22;
+  const auto check = client.seed_matches();
+  if (check) {
+    const SDL_Rect badge{x, y, tw, 28};
+    ui.note_region("seed-check", badge);
+    p.fill_round_rect(badge, 5, *check ? theme::kOk : theme::kError);
+    p.text(*check ? "Checked by this client: the seed matches the commitment shown at the start"
+                  : "WARNING: the revealed seed does NOT match the commitment",
+           x + 10, y + 6, 13, theme::kText, Align::kLeft, Weight::kBold);
+    y += 36;
+  } else {
+    p.text("The seed is checked as soon as it arrives.", x, y, 13, theme::kTextDim);
+    y += 22;
+  }
+
+  // The orders cards, revealed.
+  if (m.record) {
+    bool any = false;
+    for (const auto& entry : m.record->entries()) {
+      for (const auto& ev : entry.events()) {
+        if (!ev.has_optio() || !ev.optio().has_orders_card()) continue;
+        if (!any) {
+          p.text("Orders cards, revealed (drawn on the board)", x, y, 16, theme::kGold,
+                 Align::kLeft, Weight::kBold);
+          y += 24;
+          any = true;
+        }
+        for (const auto& path : ev.optio().orders_card().paths()) {
+          std::string line = side_name(ev.optio().orders_card().side()) + ", subcommander " +
+                             std::to_string(path.leader()) + ":";
+          for (const auto& sq : path.squares())
+            line += " (" + std::to_string(sq.col()) + "," + std::to_string(sq.row()) + ")";
+          y = wrap_text(p, line, x, y, tw, theme::kText, 12);
+        }
+      }
+    }
+    if (any) y += 8;
+  }
+
+  // How to verify everything.
+  p.text("Verify the whole match yourself", x, y, 16, theme::kGold, Align::kLeft, Weight::kBold);
+  y += 24;
+  const std::string file = saved_record_.empty() ? "castra-match-" + m.id + ".json" : saved_record_;
+  y = wrap_text(p,
+                "Save the record, then run  castra-sim verify " + file +
+                    "  : it re-checks every roll against the seed, every sealed card and every "
+                    "event, and the final state hash.",
+                x, y, tw, theme::kText, 13) +
+      8;
+  const int by = box.y + h - 52;
+  if (ui.button(SDL_Rect{x, by, 150, 36}, "Save record", ButtonStyle::kPrimary,
+                m.record.has_value())) {
+    const std::string path = client.save_record(".");
+    if (!path.empty()) {
+      saved_record_ = path;
+      client.say("Record saved to " + path + ". Verify it with: castra-sim verify " + path,
+                 MessageKind::kOk);
+    }
+  }
+  if (!m.record && !m.offline) {
+    if (ui.button(SDL_Rect{x + 158, by, 150, 36}, "Fetch record", ButtonStyle::kNormal, true))
+      client.request_record();
+  }
+  if (ui.button(SDL_Rect{box.x + w - 260, by, 110, 36}, "Replay", ButtonStyle::kNormal,
+                !m.log.empty())) {
+    replay_ = true;
+    replay_pos_ = 0;
+    end_open_ = false;
+    end_dismissed_ = true;
+  }
+  if (ui.button(SDL_Rect{box.x + w - 140, by, 114, 36}, "Close", ButtonStyle::kNormal, true,
+                SDLK_ESCAPE)) {
+    end_open_ = false;
+    end_dismissed_ = true;
+  }
+}
+
+}  // namespace castra::client

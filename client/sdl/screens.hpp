@@ -1,0 +1,101 @@
+// The screens of castra-client: log-in, the lobby, and the match (board, side panel, event log,
+// clocks, confirmations, the end screen, spectator and replay modes). Each draws itself with
+// the Ui every frame and calls the Client's verbs. Render thread only.
+#pragma once
+
+#include <chrono>
+#include <optional>
+#include <string>
+#include <variant>
+
+#include "client/sdl/board_geometry.hpp"
+#include "client/sdl/client.hpp"
+#include "client/sdl/optio_play.hpp"
+#include "client/sdl/stand_play.hpp"
+#include "client/sdl/ui.hpp"
+
+namespace castra::client {
+
+class LoginScreen {
+ public:
+  explicit LoginScreen(std::string server) : server_(std::move(server)) {}
+  void draw(Ui& ui, Client& client);
+
+ private:
+  std::string server_;
+  std::string name_;
+  std::string password_;
+  bool connected_once_ = false;
+};
+
+class LobbyScreen {
+ public:
+  void draw(Ui& ui, Client& client);
+
+ private:
+  void draw_list(Ui& ui, Client& client, const SDL_Rect& r);
+  void draw_new_match(Ui& ui, Client& client, const SDL_Rect& r);
+  int tab_ = 0;  // open, live, finished, mine
+  NewMatch form_;
+  std::string private_id_;
+  std::string private_code_;
+};
+
+class MatchScreen {
+ public:
+  void draw(Ui& ui, Client& client);
+  // The centre of board cell (col, row) as last drawn, for --script.
+  std::optional<PointF> cell_centre(const Cell& c) const;
+  // The last board's layout as JSON (for tests reading screenshots); "" before any board.
+  std::string geometry_json() const;
+  // True once after each "your move": the app plays its chime.
+  bool take_chime();
+  bool replaying() const { return replay_; }
+  bool end_shown() const { return end_open_; }
+  bool confirming() const { return !confirm_question_.empty(); }
+  OptioPlay& optio() { return optio_; }
+  StandPlay& stand() { return stand_; }
+
+ private:
+  void draw_top_bar(Ui& ui, Client& client, const SDL_Rect& r);
+  void draw_panel(Ui& ui, Client& client, const SDL_Rect& r);
+  void draw_log(Ui& ui, Client& client, const SDL_Rect& r);
+  void draw_board(Ui& ui, Client& client, const SDL_Rect& r);
+  void draw_controls(Ui& ui, Client& client, const SDL_Rect& r);
+  void draw_confirm(Ui& ui, Client& client);
+  void draw_end(Ui& ui, Client& client);
+  void replay_keys(Ui& ui, const Client& client);
+  void ask(const std::string& question, const std::string& yes, std::optional<v1::GameCommand> cmd,
+           int action);
+
+  Camera camera_;
+  OptioPlay optio_;
+  StandPlay stand_;
+  std::string match_id_;
+  std::optional<SquareGeometry> squares_;
+  std::optional<HexGeometry> hexes_;
+  SDL_Rect board_area_{};
+  int board_cols_ = 0;
+  int board_rows_ = 0;
+  // Confirmation dialog.
+  std::string confirm_question_;
+  std::string confirm_yes_;
+  std::optional<v1::GameCommand> confirm_command_;
+  int confirm_action_ = 0;  // 0: submit the command; 1: resign; 2: submit orders; 3: offer draw
+  // "Your move": a gold flash for a moment and a chime.
+  std::uint64_t seen_your_move_ = 0;
+  std::chrono::steady_clock::time_point flash_until_{};
+  bool chime_ = false;
+  // End screen and replay.
+  bool end_open_ = false;
+  bool end_dismissed_ = false;
+  bool show_cards_ = true;
+  std::string saved_record_;
+  bool replay_ = false;
+  std::size_t replay_pos_ = 0;  // events shown: log[0, replay_pos_)
+  // Event log scroll: lines from the bottom.
+  int log_scroll_ = 0;
+  std::string chat_;
+};
+
+}  // namespace castra::client

@@ -1,0 +1,453 @@
+#include "client/sdl/script.hpp"
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+#include "client/sdl/optio_board.hpp"
+#include "client/sdl/stand_board.hpp"
+
+namespace castra::client {
+
+namespace {
+
+constexpr auto kDefaultTimeout = std::chrono::milliseconds(20000);
+
+std::vector<std::string> split(const std::string& s) {
+  std::istringstream in(s);
+  std::vector<std::string> out;
+  std::string w;
+  while (in >> w)
+    out.push_back(w);
+  return out;
+}
+
+// The text after the first `n` words of `line`.
+std::string rest(const std::string& line, int n) {
+  std::size_t i = 0;
+  for (int k = 0; k < n; ++k) {
+    i = line.find_first_not_of(" \t", i);
+    if (i == std::string::npos) return "";
+    i = line.find_first_of(" \t", i);
+    if (i == std::string::npos) return "";
+  }
+  i = line.find_first_not_of(" \t", i);
+  return i == std::string::npos ? "" : line.substr(i);
+}
+
+bool to_int(const std::string& s, int* out) {
+  try {
+    std::size_t used = 0;
+    *out = std::stoi(s, &used);
+    return used == s.size();
+  } catch (...) {
+    return false;
+  }
+}
+
+// The widget drawn last frame with this id, or the first whose id starts with it.
+const SDL_Rect* find_widget(const Ui& ui, const std::string& label) {
+  const auto& w = ui.last_widgets();
+  if (auto it = w.find(label); it != w.end()) return &it->second;
+  for (const auto& [id, rect] : w)
+    if (id.rfind(label, 0) == 0) return &rect;
+  return nullptr;
+}
+
+std::string phase_of(const v1::Snapshot& s) {
+  if (s.state().has_optio()) {
+    switch (s.state().optio().phase()) {
+      case v1::optio::PHASE_DEPLOYMENT:
+        return "deployment";
+      case v1::optio::PHASE_ORDERS:
+        return "orders";
+      case v1::optio::PHASE_MOVE:
+        return "move";
+      case v1::optio::PHASE_MELEE:
+        return "melee";
+      default:
+        return "over";
+    }
+  }
+  if (s.state().has_stand()) {
+    switch (s.state().stand().phase()) {
+      case v1::stand::PHASE_ROLL_OFF:
+        return "roll-off";
+      case v1::stand::PHASE_DEPLOY:
+        return "deploy";
+      case v1::stand::PHASE_MOVE:
+        return "move";
+      case v1::stand::PHASE_FIGHT:
+        return "fight";
+      default:
+        return "over";
+    }
+  }
+  return s.phase();
+}
+
+}  // namespace
+
+bool ScriptRunner::load(const std::string& path, std::string* error) {
+  std::ifstream in(path);
+  if (!in) {
+    *error = "cannot read the script " + path;
+    return false;
+  }
+  path_ = path;
+  std::string line;
+  while (std::getline(in, line)) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    lines_.push_back(line);
+  }
+  return true;
+}
+
+bool ScriptRunner::holds(const std::string& condition, Context& ctx, std::string* error) {
+  const auto w = split(condition);
+  if (w.empty()) return true;
+  const std::string& what = w[0];
+  const auto& m = ctx.client.match();
+  auto needs = [&](std::size_t n) {
+    if (w.size() >= n) return true;
+    *error = "condition '" + condition + "' needs more words";
+    return false;
+  };
+  if (what == "screen") {
+    if (!needs(2)) return false;
+    const Screen s = ctx.client.screen();
+    return (w[1] == "login" && s == Screen::kLogin) || (w[1] == "lobby" && s == Screen::kLobby) ||
+           (w[1] == "match" && s == Screen::kMatch);
+  }
+  if (what == "connected") return ctx.client.online();
+  if (what == "signed-in") return ctx.client.account().signed_in;
+  if (what == "snapshot") return m.snapshot.has_value();
+  if (what == "snapshots") {
+    int n = 0;
+    if (!needs(2) || !to_int(w[1], &n)) return false;
+    return m.snapshots_received >= static_cast<std::uint64_t>(n);
+  }
+  if (what == "my-move") return ctx.client.my_move();
+  if (what == "not-my-move") return !ctx.client.my_move();
+  if (what == "legal") return m.legal.has_value();
+  if (what == "idle")
+    return ctx.client.session().pending() == 0 && !m.command_in_flight && !m.resync_in_flight;
+  if (what == "phase") return needs(2) && m.snapshot && phase_of(*m.snapshot) == w[1];
+  if (what == "turn") {
+    int n = 0;
+    if (!needs(2) || !to_int(w[1], &n) || !m.snapshot) return false;
+    const int turn = m.snapshot->turn() > 0            ? m.snapshot->turn()
+                     : m.snapshot->state().has_optio() ? m.snapshot->state().optio().turn()
+                                                       : m.snapshot->state().stand().game_turn();
+    return turn >= n;
+  }
+  if (what == "ended") return (m.snapshot && m.snapshot->ended()) || m.ended.has_value();
+  if (what == "record") return m.record.has_value();
+  if (what == "seed-ok") return ctx.client.seed_matches().value_or(false);
+  if (what == "end-screen") return ctx.match.end_shown();
+  if (what == "log") {
+    const std::string text = rest(condition, 1);
+    for (const auto& e : m.log)
+      if (e.text().find(text) != std::string::npos) return true;
+    return false;
+  }
+  if (what == "message") {
+    const std::string text = rest(condition, 1);
+    for (const auto& msg : ctx.client.messages())
+      if (msg.text.find(text) != std::string::npos) return true;
+    return false;
+  }
+  if (what == "button") {
+    const std::string label = rest(condition, 1);
+    const auto& widgets = ctx.ui.last_widgets();
+    if (widgets.count(label) != 0) return ctx.ui.last_enabled(label);
+    for (const auto& [id, rect] : widgets)
+      if (id.rfind(label, 0) == 0 && ctx.ui.last_enabled(id)) return true;
+    return false;
+  }
+  if (what == "unit") {
+    // unit ID at C R
+    int id = 0, c = 0, r = 0;
+    if (!needs(5) || !to_int(w[1], &id) || !to_int(w[3], &c) || !to_int(w[4], &r)) return false;
+    if (!m.snapshot || !m.snapshot->state().has_optio()) return false;
+    const auto* u = optio_unit(m.snapshot->state().optio(), id);
+    return u != nullptr && u->placed() && !u->routed() && u->at().col() == c && u->at().row() == r;
+  }
+  if (what == "hex") {
+    // hex C R side A|B   or   hex C R empty
+    int c = 0, r = 0;
+    if (!needs(4) || !to_int(w[1], &c) || !to_int(w[2], &r)) return false;
+    if (!m.snapshot || !m.snapshot->state().has_stand()) return false;
+    const auto* t = stand_tile(m.snapshot->state().stand(), c, r);
+    if (t == nullptr) return false;
+    const bool occupied =
+        t->has_troops() && (t->troops().figures().infantry() + t->troops().figures().archers() +
+                            t->troops().figures().cavalry() + t->troops().figures().chariots()) > 0;
+    if (w[3] == "empty") return !occupied;
+    if (w[3] == "side" && w.size() >= 5)
+      return occupied && (t->troops().side() == v1::SIDE_B) == (w[4] == "B");
+    return occupied;
+  }
+  if (what == "selected") {
+    if (!m.snapshot) return false;
+    return m.snapshot->state().has_optio() ? ctx.match.optio().selected().has_value()
+                                           : ctx.match.stand().selected().has_value();
+  }
+  *error = "unknown condition '" + condition + "'";
+  return false;
+}
+
+void ScriptRunner::push_motion(Context& ctx, int x, int y, Uint32 state) {
+  SDL_Event e{};
+  e.type = SDL_MOUSEMOTION;
+  e.motion.windowID = ctx.window_id;
+  e.motion.x = x;
+  e.motion.y = y;
+  e.motion.state = state;
+  SDL_PushEvent(&e);
+}
+
+void ScriptRunner::push_button(Context& ctx, int x, int y, Uint8 button, bool down) {
+  SDL_Event e{};
+  e.type = down ? SDL_MOUSEBUTTONDOWN : SDL_MOUSEBUTTONUP;
+  e.button.windowID = ctx.window_id;
+  e.button.button = button;
+  e.button.state = down ? SDL_PRESSED : SDL_RELEASED;
+  e.button.clicks = 1;
+  e.button.x = x;
+  e.button.y = y;
+  SDL_PushEvent(&e);
+}
+
+void ScriptRunner::push_click(Context& ctx, int x, int y, Uint8 button) {
+  push_motion(ctx, x, y, 0);
+  push_button(ctx, x, y, button, true);
+  push_button(ctx, x, y, button, false);
+}
+
+void ScriptRunner::push_key(const std::string& spec) {
+  // "ctrl+u", "shift+Tab", "Return".
+  Uint16 mod = KMOD_NONE;
+  std::string name = spec;
+  for (std::size_t plus; (plus = name.find('+')) != std::string::npos && plus + 1 < name.size();) {
+    const std::string m = name.substr(0, plus);
+    if (m == "ctrl") mod |= KMOD_LCTRL;
+    if (m == "shift") mod |= KMOD_LSHIFT;
+    if (m == "alt") mod |= KMOD_LALT;
+    name = name.substr(plus + 1);
+  }
+  SDL_Keycode key = SDL_GetKeyFromName(name.c_str());
+  if (key == SDLK_UNKNOWN && name.size() == 1) key = static_cast<SDL_Keycode>(name[0]);
+  for (bool down : {true, false}) {
+    SDL_Event e{};
+    e.type = down ? SDL_KEYDOWN : SDL_KEYUP;
+    e.key.state = down ? SDL_PRESSED : SDL_RELEASED;
+    e.key.keysym.sym = key;
+    e.key.keysym.scancode = SDL_GetScancodeFromKey(key);
+    e.key.keysym.mod = mod;
+    SDL_PushEvent(&e);
+  }
+}
+
+void ScriptRunner::push_text(const std::string& text) {
+  // SDL_TEXTINPUT carries at most 31 bytes; longer text goes in pieces.
+  for (std::size_t i = 0; i < text.size(); i += 30) {
+    SDL_Event e{};
+    e.type = SDL_TEXTINPUT;
+    const std::string piece = text.substr(i, 30);
+    std::snprintf(e.text.text, sizeof e.text.text, "%s", piece.c_str());
+    SDL_PushEvent(&e);
+  }
+}
+
+bool ScriptRunner::start(const std::string& line, Context& ctx) {
+  const auto w = split(line);
+  if (w.empty() || w[0][0] == '#') return true;
+  const std::string& cmd = w[0];
+  auto fail = [&](const std::string& why) {
+    error_ = path_ + ":" + std::to_string(line_number_) + ": " + why + " (" + line + ")";
+    return false;
+  };
+  auto cell_point = [&](int c, int r, PointF* out) {
+    auto p = ctx.match.cell_centre({c, r});
+    if (!p) return false;
+    *out = *p;
+    return true;
+  };
+  if (cmd == "wait" || cmd == "expect") {
+    std::string cond = rest(line, 1);
+    auto timeout = kDefaultTimeout;
+    const auto words = split(cond);
+    if (!words.empty() && words.back().rfind("timeout=", 0) == 0) {
+      int ms = 0;
+      if (!to_int(words.back().substr(8), &ms)) return fail("bad timeout");
+      timeout = std::chrono::milliseconds(ms);
+      cond = cond.substr(0, cond.rfind("timeout="));
+      while (!cond.empty() && cond.back() == ' ')
+        cond.pop_back();
+    }
+    std::string err;
+    const bool ok = holds(cond, ctx, &err);
+    if (!err.empty()) return fail(err);
+    if (ok) return true;
+    if (cmd == "expect") return fail("expected " + cond);
+    waiting_for_ = cond;
+    deadline_ = std::chrono::steady_clock::now() + timeout;
+    return true;
+  }
+  if (cmd == "frames") {
+    if (w.size() < 2 || !to_int(w[1], &frames_to_wait_)) return fail("frames N");
+    return true;
+  }
+  if (cmd == "sleep") {
+    int ms = 0;
+    if (w.size() < 2 || !to_int(w[1], &ms)) return fail("sleep MS");
+    sleep_until_ = std::chrono::steady_clock::now() + std::chrono::milliseconds(ms);
+    return true;
+  }
+  if (cmd == "click" || cmd == "right-click") {
+    int x = 0, y = 0;
+    if (w.size() < 3 || !to_int(w[1], &x) || !to_int(w[2], &y)) return fail("click X Y");
+    push_click(ctx, x, y, cmd == "click" ? SDL_BUTTON_LEFT : SDL_BUTTON_RIGHT);
+    frames_to_wait_ = 1;
+    return true;
+  }
+  if (cmd == "click-cell" || cmd == "right-click-cell" || cmd == "hover-cell") {
+    int c = 0, r = 0;
+    PointF p;
+    if (w.size() < 3 || !to_int(w[1], &c) || !to_int(w[2], &r)) return fail(cmd + " C R");
+    if (!cell_point(c, r, &p)) return fail("no board is shown");
+    const int x = static_cast<int>(p.x);
+    const int y = static_cast<int>(p.y);
+    if (cmd == "hover-cell")
+      push_motion(ctx, x, y, 0);
+    else
+      push_click(ctx, x, y, cmd == "click-cell" ? SDL_BUTTON_LEFT : SDL_BUTTON_RIGHT);
+    frames_to_wait_ = 1;
+    return true;
+  }
+  if (cmd == "drag-cells") {
+    if (w.size() < 5 || (w.size() - 1) % 2 != 0) return fail("drag-cells C1 R1 C2 R2 ...");
+    std::vector<PointF> points;
+    for (std::size_t i = 1; i + 1 < w.size(); i += 2) {
+      int c = 0, r = 0;
+      PointF p;
+      if (!to_int(w[i], &c) || !to_int(w[i + 1], &r)) return fail("bad cell");
+      if (!cell_point(c, r, &p)) return fail("no board is shown");
+      points.push_back(p);
+    }
+    // Press on the first cell, move through the rest one frame each, release on the last.
+    const auto first = points.front();
+    gesture_.push_back([this, &ctx, first] {
+      push_motion(ctx, static_cast<int>(first.x), static_cast<int>(first.y), 0);
+      push_button(ctx, static_cast<int>(first.x), static_cast<int>(first.y), SDL_BUTTON_LEFT, true);
+    });
+    for (std::size_t i = 1; i < points.size(); ++i) {
+      const auto pt = points[i];
+      gesture_.push_back([this, &ctx, pt] {
+        push_motion(ctx, static_cast<int>(pt.x), static_cast<int>(pt.y), SDL_BUTTON_LMASK);
+      });
+    }
+    const auto last = points.back();
+    gesture_.push_back([this, &ctx, last] {
+      push_button(ctx, static_cast<int>(last.x), static_cast<int>(last.y), SDL_BUTTON_LEFT, false);
+    });
+    return true;
+  }
+  if (cmd == "click-button" || cmd == "focus") {
+    const std::string label = rest(line, 1);
+    const SDL_Rect* r = find_widget(ctx.ui, label);
+    std::string err;
+    if (r == nullptr || !holds("button " + label, ctx, &err)) {
+      // Not drawn (or not enabled) yet: wait for it, then run this line again.
+      waiting_for_ = "button " + label;
+      deadline_ = std::chrono::steady_clock::now() + kDefaultTimeout;
+      --next_;
+      return true;
+    }
+    push_click(ctx, r->x + r->w / 2, r->y + r->h / 2, SDL_BUTTON_LEFT);
+    frames_to_wait_ = 1;
+    return true;
+  }
+  if (cmd == "type") {
+    push_text(rest(line, 1));
+    frames_to_wait_ = 1;
+    return true;
+  }
+  if (cmd == "key") {
+    if (w.size() < 2) return fail("key NAME");
+    push_key(w[1]);
+    frames_to_wait_ = 1;
+    return true;
+  }
+  if (cmd == "wheel") {
+    int n = 0;
+    if (w.size() < 2 || !to_int(w[1], &n)) return fail("wheel N [X Y]");
+    int x = ctx.ui.input().mouse_x, y = ctx.ui.input().mouse_y;
+    if (w.size() >= 4 && (!to_int(w[2], &x) || !to_int(w[3], &y))) return fail("wheel N X Y");
+    push_motion(ctx, x, y, 0);
+    SDL_Event e{};
+    e.type = SDL_MOUSEWHEEL;
+    e.wheel.windowID = ctx.window_id;
+    e.wheel.y = n;
+    e.wheel.preciseY = static_cast<float>(n);
+    SDL_PushEvent(&e);
+    frames_to_wait_ = 1;
+    return true;
+  }
+  if (cmd == "screenshot") {
+    if (w.size() < 2) return fail("screenshot FILE");
+    if (!ctx.screenshot(w[1])) return fail("could not write " + w[1]);
+    return true;
+  }
+  if (cmd == "print") {
+    std::printf("%s\n", rest(line, 1).c_str());
+    std::fflush(stdout);
+    return true;
+  }
+  if (cmd == "quit") {
+    next_ = lines_.size();
+    return true;
+  }
+  return fail("unknown step '" + cmd + "'");
+}
+
+ScriptRunner::Status ScriptRunner::step(Context& ctx) {
+  if (!error_.empty()) return Status::kFailed;
+  if (!gesture_.empty()) {
+    auto next = std::move(gesture_.front());
+    gesture_.pop_front();
+    next();
+    return Status::kRunning;
+  }
+  if (frames_to_wait_ > 0) {
+    --frames_to_wait_;
+    return Status::kRunning;
+  }
+  const auto now = std::chrono::steady_clock::now();
+  if (now < sleep_until_) return Status::kRunning;
+  if (!waiting_for_.empty()) {
+    std::string err;
+    if (holds(waiting_for_, ctx, &err)) {
+      waiting_for_.clear();
+    } else if (now > deadline_) {
+      error_ = path_ + ":" + std::to_string(line_number_) + ": timed out waiting for '" +
+               waiting_for_ + "'";
+      return Status::kFailed;
+    } else {
+      return Status::kRunning;
+    }
+  }
+  // Run steps until one needs a frame to take effect.
+  while (next_ < lines_.size()) {
+    line_number_ = next_ + 1;
+    const std::string line = lines_[next_++];
+    if (!start(line, ctx)) return Status::kFailed;
+    if (!waiting_for_.empty() || frames_to_wait_ > 0 || !gesture_.empty() ||
+        std::chrono::steady_clock::now() < sleep_until_)
+      return Status::kRunning;
+  }
+  return Status::kDone;
+}
+
+}  // namespace castra::client

@@ -1,0 +1,494 @@
+// castra-client against the real castra-server (tests/support/server_process.hpp), driven by
+// --script through its own input path. The lobby tests run on any server; the match tests
+// need the match runtime (MatchUpdate pushes after SubscribeMatch): on a server without it
+// they stop with GTEST_SKIP and say so.
+#include <gtest/gtest.h>
+
+#include <deque>
+#include <functional>
+#include <set>
+
+#include <google/protobuf/util/json_util.h>
+
+#include "client/net/protocol_client.hpp"
+#include "client/sdl/theme.hpp"
+#include "tests/client/client_support.hpp"
+#include "tests/support/server_process.hpp"
+
+namespace castra {
+namespace {
+
+using namespace std::chrono_literals;
+using testing::Picture;
+using testing::rgb;
+namespace theme = client::theme;
+namespace o = v1::optio;
+namespace s = v1::stand;
+
+std::vector<std::string> server_flags() {
+  return {"--argon2-opslimit", "1", "--argon2-memlimit", "8192", "--log-level", "debug"};
+}
+
+std::string password_of(const std::string& name) {
+  return name + "-password";
+}
+
+// One player (or guest) speaking the protocol from the test, as a second program would.
+struct Seat {
+  std::unique_ptr<client::ProtocolClient> c;
+  std::string name;
+  v1::Side side = v1::SIDE_A;
+  std::uint64_t seq = 0;
+  std::string match_id;
+
+  static Seat connect(const std::string& url) {
+    Seat s;
+    std::string error;
+    s.c = client::ProtocolClient::connect(url, 5s, &error);
+    EXPECT_TRUE(s.c) << error;
+    if (s.c) {
+      EXPECT_TRUE(s.c->hello(5s, &error)) << error;
+    }
+    return s;
+  }
+  v1::ServerEnvelope call(v1::ClientEnvelope e) {
+    std::string error;
+    auto r = c->call(std::move(e), 10s, &error);
+    EXPECT_TRUE(r) << error;
+    return r ? *r : v1::ServerEnvelope{};
+  }
+  static Seat registered(const std::string& url, const std::string& name) {
+    Seat s = connect(url);
+    s.name = name;
+    const auto r = s.call(client::requests::register_account(name, password_of(name)));
+    EXPECT_TRUE(r.has_session()) << r.DebugString();
+    return s;
+  }
+  std::string create(const std::string& scenario, v1::Side side, std::uint32_t delay = 0) {
+    auto e = client::requests::create_match(scenario, true);
+    e.mutable_create_match()->mutable_settings()->set_creator_side(side);
+    e.mutable_create_match()->mutable_settings()->set_spectator_delay_turns(delay);
+    auto* tc = e.mutable_create_match()->mutable_settings()->mutable_time_control();
+    tc->set_kind(v1::TimeControl::LIVE);
+    tc->set_seconds_per_move(3600);
+    const auto r = call(e);
+    EXPECT_TRUE(r.has_match_created()) << r.DebugString();
+    match_id = r.match_created().match().match_id();
+    this->side = side;
+    v1::ClientEnvelope p;
+    p.mutable_provide_entropy()->set_match_id(match_id);
+    p.mutable_provide_entropy()->set_entropy(std::string(32, 'a'));
+    EXPECT_TRUE(call(p).has_done());
+    return match_id;
+  }
+  void join(const std::string& id) {
+    const auto r = call(client::requests::join_match(id, std::string(32, 'b')));
+    EXPECT_TRUE(r.has_match_joined()) << r.DebugString();
+    match_id = id;
+    side = r.match_joined().match().my_side();
+  }
+  // Subscribes; the first MatchUpdate (the catch-up), or nullopt when none comes: a server
+  // without the match runtime.
+  std::optional<v1::MatchUpdate> subscribe() {
+    const auto r = call(client::requests::subscribe(match_id));
+    EXPECT_TRUE(r.has_subscribed()) << r.DebugString();
+    return next_update(5s);
+  }
+  std::optional<v1::MatchUpdate> next_update(std::chrono::milliseconds timeout) {
+    const auto until = std::chrono::steady_clock::now() + timeout;
+    while (std::chrono::steady_clock::now() < until) {
+      std::string error;
+      auto push = c->next_push(100ms, &error);
+      if (push && push->has_match_update() && push->match_update().match_id() == match_id)
+        return push->match_update();
+    }
+    return std::nullopt;
+  }
+  v1::CommandResult submit(const v1::GameCommand& command) {
+    v1::ClientEnvelope e;
+    e.mutable_submit_command()->set_match_id(match_id);
+    e.mutable_submit_command()->set_client_seq(++seq);
+    *e.mutable_submit_command()->mutable_command() = command;
+    const auto r = call(e);
+    EXPECT_TRUE(r.has_command_result()) << r.DebugString();
+    EXPECT_TRUE(r.command_result().accepted()) << r.DebugString();
+    events_after_last_command = r.command_result().event_count();
+    return r.command_result();
+  }
+  // Acts on an update when it asks this side to, and is not older than our last command
+  // (updates queued before it still show the list it answered).
+  void answer(const v1::MatchUpdate& u,
+              const std::function<std::optional<v1::GameCommand>(const v1::GameLegal&)>& choose) {
+    if (!u.your_move() || !u.has_legal()) return;
+    if (u.has_status() && u.status().event_count() < events_after_last_command) return;
+    if (auto c = choose(u.legal())) submit(*c);
+  }
+  std::uint64_t events_after_last_command = 0;
+};
+
+// The simplest legal answer for a side: orders cards of just the start squares, the first
+// deployment listed, otherwise the end of the phase. Nothing when there is nothing to do.
+std::optional<v1::GameCommand> simple_answer(const v1::GameLegal& legal) {
+  v1::GameCommand c;
+  if (legal.has_optio()) {
+    const auto& l = legal.optio();
+    if (l.orders().submit()) {
+      for (const auto& start : l.orders().starts())
+        *c.mutable_optio()->mutable_submit_orders()->add_paths() = start;
+      return c;
+    }
+    if (l.end_deployment()) {
+      c.mutable_optio()->mutable_end_deployment();
+      return c;
+    }
+    if (l.end_phase()) {
+      c.mutable_optio()->mutable_end_phase();
+      return c;
+    }
+  } else if (legal.has_stand()) {
+    const auto& l = legal.stand();
+    for (const auto& g : l.deploy()) {
+      // One type at a time, as many as the hex takes.
+      if (g.types_size() != 1 || g.destinations_size() == 0) continue;
+      const auto& d = g.destinations(0);
+      auto* dep = c.mutable_stand()->mutable_deploy();
+      *dep->mutable_hex() = d.hex();
+      *dep->mutable_figures() = d.most();
+      dep->set_facing(l.side() == v1::SIDE_A ? s::FACING_SE : s::FACING_NW);
+      return c;
+    }
+    if (l.end_phase()) {
+      c.mutable_stand()->mutable_end_phase();
+      return c;
+    }
+  }
+  return std::nullopt;
+}
+
+// Plays `seat`'s side with simple_answer() until `stop` says so, starting with `first` (the
+// update its subscription brought); its last update.
+v1::MatchUpdate play_simply(Seat& seat, std::optional<v1::MatchUpdate> first,
+                            const std::function<bool(const v1::MatchUpdate&)>& stop,
+                            std::chrono::seconds timeout) {
+  v1::MatchUpdate last;
+  const auto until = std::chrono::steady_clock::now() + timeout;
+  while (std::chrono::steady_clock::now() < until) {
+    auto u = first ? first : seat.next_update(500ms);
+    first.reset();
+    if (!u) continue;
+    last = *u;
+    if (stop(last)) return last;
+    seat.answer(*u, simple_answer);
+  }
+  ADD_FAILURE() << seat.name << " played until the timeout";
+  return last;
+}
+
+// Both sides of a STAND! match deploy with simple_answer(), from the updates their
+// subscriptions brought; then the side that moves first and its update.
+std::pair<Seat*, v1::MatchUpdate> deploy_both(Seat& a, v1::MatchUpdate first_a, Seat& b,
+                                              v1::MatchUpdate first_b) {
+  std::deque<std::pair<Seat*, v1::MatchUpdate>> pending = {{&a, first_a}, {&b, first_b}};
+  const auto until = std::chrono::steady_clock::now() + 60s;
+  while (std::chrono::steady_clock::now() < until) {
+    if (pending.empty()) {
+      for (Seat* seat : {&a, &b})
+        if (auto u = seat->next_update(100ms)) pending.push_back({seat, *u});
+      continue;
+    }
+    auto [seat, u] = pending.front();
+    pending.pop_front();
+    if (u.your_move() && u.has_legal() && u.legal().stand().phase() == s::PHASE_MOVE)
+      return {seat, u};
+    seat->answer(u, simple_answer);
+  }
+  ADD_FAILURE() << "nobody reached the move phase";
+  return {nullptr, {}};
+}
+
+std::string dir_for(const std::string& name) {
+  return testing::make_temp_dir("castra-client-" + name);
+}
+
+std::string log_of(const std::string& dir) {
+  return testing::read_file(dir + "/client.log");
+}
+
+// ---- The lobby: any server -----------------------------------------------------------------
+
+TEST(ClientLobby, RegistersCreatesAMatchThroughItsOwnClicksAndListsIt) {
+  testing::ServerProcess server(server_flags());
+  ASSERT_TRUE(server.started()) << server.log();
+  const std::string dir = dir_for("lobby");
+  testing::write_file(dir + "/script.txt",
+                      "wait connected\n"
+                      "click-button name\ntype alice\n"
+                      "click-button password\ntype alice-password\n"
+                      "click-button Register\n"
+                      "wait screen lobby\n"
+                      "wait button optio/training\n"
+                      "click-button optio/training\n"
+                      "click-button Create match\n"
+                      "wait screen match\n"
+                      "wait message dice commitment\n"
+                      "frames 3\nscreenshot created.png\n"
+                      "click-button Back to lobby\n"
+                      "wait screen lobby\n"
+                      "click-button My matches\n"
+                      "wait button Open \n"
+                      "frames 3\nscreenshot lobby.png\nquit\n");
+  ASSERT_EQ(testing::run_client(dir, {"--server", server.ws_url(), "--script", dir + "/script.txt",
+                                      "--exit-after", "100"}),
+            0)
+      << log_of(dir);
+  // The server has the match the clicks made, by alice, open, with a published commitment.
+  Seat watcher = Seat::connect(server.ws_url());
+  watcher.call(client::requests::guest());
+  const auto listed = watcher.call(client::requests::list_matches(v1::MATCH_OPEN));
+  ASSERT_EQ(listed.matches().matches_size(), 1) << listed.DebugString();
+  const auto& m = listed.matches().matches(0);
+  EXPECT_EQ(m.scenario(), "optio/training");
+  EXPECT_EQ(m.player_a(), "alice");
+  EXPECT_EQ(m.dice_commitment().size(), 64u);
+  // The lobby screenshot lists it with its action.
+  auto p = Picture::load(dir + "/lobby.png");
+  ASSERT_TRUE(p);
+  EXPECT_TRUE(p->widget("Open " + m.match_id())) << "the match's row is drawn";
+}
+
+TEST(ClientLobby, SaysInWordsWhyTheServerRefused) {
+  testing::ServerProcess server(server_flags());
+  ASSERT_TRUE(server.started()) << server.log();
+  Seat::registered(server.ws_url(), "carol");
+  const std::string dir = dir_for("refusals");
+  testing::write_file(dir + "/script.txt",
+                      "wait connected\n"
+                      "click-button name\ntype carol\n"
+                      "click-button password\ntype not-her-password\n"
+                      "click-button Log in\n"
+                      "wait message Wrong name or password\n"
+                      "frames 2\nscreenshot wrong.png\n"
+                      "click-button name\nkey Backspace\nkey Backspace\nkey Backspace\nkey "
+                      "Backspace\nkey Backspace\n"
+                      "type dave\n"
+                      "click-button password\nkey ctrl+u\ntype x\n"
+                      "click-button Register\n"
+                      "wait message Passwords are 8 to 256\n"
+                      "quit\n");
+  ASSERT_EQ(testing::run_client(dir, {"--server", server.ws_url(), "--script", dir + "/script.txt",
+                                      "--exit-after", "60"}),
+            0)
+      << log_of(dir);
+}
+
+TEST(ClientLobby, SaysSoWhenNoServerAnswers) {
+  const std::string dir = dir_for("offline");
+  testing::write_file(dir + "/script.txt",
+                      "click-button Watch as guest\n"
+                      "wait message Not connected to the server timeout=15000\nquit\n");
+  // Port 9 (discard) on the loopback: nothing listens.
+  ASSERT_EQ(testing::run_client(dir, {"--server", "ws://127.0.0.1:9/ws", "--script",
+                                      dir + "/script.txt", "--exit-after", "40"}),
+            0)
+      << log_of(dir);
+}
+
+// ---- Matches: they need the server's match runtime -----------------------------------------
+
+constexpr const char* kNeedsRuntime =
+    "the server answered SubscribeMatch without a MatchUpdate: its match runtime is not wired "
+    "yet, and this test waits for it";
+
+TEST(ClientLiveOptio, PlaysItsOrdersAndAnAdvanceByClicksAndTheBoardFollowsTheServer) {
+  testing::ServerProcess server(server_flags());
+  ASSERT_TRUE(server.started()) << server.log();
+  Seat alice = Seat::registered(server.ws_url(), "alice");
+  Seat bob = Seat::registered(server.ws_url(), "bob");
+  const std::string id = alice.create("optio/cannae", v1::SIDE_A);
+  bob.join(id);
+  const auto bob_first = bob.subscribe();
+  if (!bob_first) GTEST_SKIP() << kNeedsRuntime;
+
+  // Where the client will click: a unit of side A with a plain advance once both cards are in.
+  // The same engine on the same commands gives the server's legal list.
+  v1::ScenarioFile scenario;
+  ASSERT_TRUE(
+      google::protobuf::util::JsonStringToMessage(
+          testing::read_file(testing::source_dir() + "/scenarios/optio/cannae.json"), &scenario)
+          .ok());
+  auto local = wire::make_match({"local", scenario, "", match::Bytes32{}});
+  ASSERT_TRUE(local.ok());
+  (*local)->seat(rules::Side::kA, "a");
+  (*local)->seat(rules::Side::kB, "b");
+  for (rules::Side side : {rules::Side::kA, rules::Side::kB}) {
+    auto c = simple_answer((*local)->legal(side));
+    ASSERT_TRUE(c);
+    ASSERT_TRUE((*local)->submit(side, *c, match::Bytes32{}).ok());
+  }
+  const auto legal = (*local)->legal(rules::Side::kA).optio();
+  const auto st = (*local)->snapshot(rules::Viewer::kSideA).state().optio();
+  int unit = 0, from_c = 0, from_r = 0, to_c = 0, to_r = 0;
+  for (const auto& ul : legal.units()) {
+    for (const auto& a : ul.advances()) {
+      if (unit != 0 || a.charge_target() != 0) continue;
+      unit = ul.unit();
+      to_c = a.steps().rbegin()->col();
+      to_r = a.steps().rbegin()->row();
+    }
+  }
+  ASSERT_NE(unit, 0);
+  for (const auto& u : st.units())
+    if (u.id() == unit) from_c = u.at().col(), from_r = u.at().row();
+
+  const std::string dir = dir_for("live-optio");
+  const auto cell = [](int c, int r) { return std::to_string(c) + " " + std::to_string(r); };
+  testing::write_file(dir + "/script.txt",
+                      "wait snapshot timeout=30000\nwait legal timeout=30000\n"
+                      "frames 3\nscreenshot orders.png\n"
+                      "click-button Submit sealed orders\nclick-button Confirm\n"
+                      "wait phase move timeout=30000\nwait my-move timeout=30000\nwait legal\n"
+                      "click-cell " +
+                          cell(from_c, from_r) +
+                          "\nframes 3\nscreenshot selected.png\n"
+                          "click-cell " +
+                          cell(to_c, to_r) +
+                          "\n"
+                          "wait unit " +
+                          std::to_string(unit) + " at " + cell(to_c, to_r) +
+                          " timeout=30000\n"
+                          "wait idle\nframes 3\nscreenshot moved.png\nquit\n");
+  testing::ClientProcess client(
+      dir, {"--server", server.ws_url(), "--name", "alice", "--password", password_of("alice"),
+            "--open", id, "--script", dir + "/script.txt", "--exit-after", "110"});
+  // Bob answers his orders phase meanwhile, then waits.
+  play_simply(
+      bob, bob_first,
+      [](const v1::MatchUpdate& u) { return u.has_status() && u.status().phase() == "move"; }, 60s);
+  ASSERT_EQ(client.wait(120s), 0) << log_of(dir);
+
+  auto p = Picture::load(dir + "/selected.png");
+  ASSERT_TRUE(p);
+  auto dest = p->cell(to_c, to_r);
+  ASSERT_TRUE(dest);
+  EXPECT_EQ(p->at(dest->x, dest->y), rgb(theme::kHighlight)) << "the destination is highlighted";
+  auto top = p->region("top-bar");
+  ASSERT_TRUE(top);
+  EXPECT_GT(p->count(rgb(theme::kYourMove), *top), top->w * top->h / 2) << "\"your move\" shows";
+  // After the click the server's snapshot has the unit there, and the client draws it there.
+  auto q = Picture::load(dir + "/moved.png");
+  ASSERT_TRUE(q);
+  const int h = static_cast<int>(q->cell_size() * 0.45);
+  auto at = *q->cell(to_c, to_r);
+  EXPECT_GT(q->count(rgb(theme::kSideA), SDL_Rect{at.x - h, at.y - h, 2 * h, 2 * h}), 200);
+  auto was = *q->cell(from_c, from_r);
+  EXPECT_EQ(q->count(rgb(theme::kSideA), SDL_Rect{was.x - h, was.y - h, 2 * h, 2 * h}), 0);
+}
+
+TEST(ClientLiveStand, MovesFiguresByClicksAndTheBoardFollowsTheServer) {
+  testing::ServerProcess server(server_flags());
+  ASSERT_TRUE(server.started()) << server.log();
+  Seat alice = Seat::registered(server.ws_url(), "alice");
+  Seat bob = Seat::registered(server.ws_url(), "bob");
+  const std::string id = alice.create("stand/training", v1::SIDE_A);
+  bob.join(id);
+  auto first_a = alice.subscribe();
+  auto first_b = bob.subscribe();
+  if (!first_a || !first_b) GTEST_SKIP() << kNeedsRuntime;
+  // Both deploy from the test; the roll-off decides who then moves first.
+  auto [mover, move_update] = deploy_both(alice, *first_a, bob, *first_b);
+  ASSERT_NE(mover, nullptr);
+  const std::optional<v1::MatchUpdate> mover_update = move_update;
+
+  const auto& legal = mover_update->legal().stand();
+  ASSERT_GT(legal.moves_size(), 0);
+  const auto& group = legal.moves(0);
+  const auto& dest = group.destinations(group.destinations_size() - 1);
+
+  const std::string dir = dir_for("live-stand");
+  const auto cell = [](const v1::Coord& c) {
+    return std::to_string(c.col()) + " " + std::to_string(c.row());
+  };
+  const std::string side = mover->side == v1::SIDE_A ? "A" : "B";
+  testing::write_file(dir + "/script.txt",
+                      "wait snapshot timeout=30000\nwait my-move timeout=30000\nwait legal\n"
+                      "click-cell " +
+                          cell(group.from()) +
+                          "\nframes 3\nscreenshot selected.png\n"
+                          "click-cell " +
+                          cell(dest.hex()) +
+                          "\n"
+                          "wait hex " +
+                          cell(dest.hex()) + " side " + side +
+                          " timeout=30000\n"
+                          "wait idle\nframes 3\nscreenshot moved.png\nquit\n");
+  ASSERT_EQ(testing::run_client(dir, {"--server", server.ws_url(), "--name", mover->name,
+                                      "--password", password_of(mover->name), "--open", id,
+                                      "--script", dir + "/script.txt", "--exit-after", "100"}),
+            0)
+      << log_of(dir);
+  auto p = Picture::load(dir + "/selected.png");
+  ASSERT_TRUE(p);
+  auto d = p->cell(dest.hex().col(), dest.hex().row());
+  ASSERT_TRUE(d);
+  EXPECT_EQ(p->at(d->x, d->y), rgb(theme::kHighlight));
+  auto q = Picture::load(dir + "/moved.png");
+  ASSERT_TRUE(q);
+  // The counter is there, dimmed now that its figures have moved.
+  const SDL_Color side_color = mover->side == v1::SIDE_A ? theme::kSideA : theme::kSideB;
+  const auto dim = [](std::uint8_t v) { return static_cast<std::uint8_t>(v * 0.72f); };
+  const int h = static_cast<int>(q->cell_size() * 0.5);
+  auto at = *q->cell(dest.hex().col(), dest.hex().row());
+  const SDL_Rect around{at.x - h, at.y - h, 2 * h, 2 * h};
+  EXPECT_GT(
+      q->count(rgb(side_color), around) +
+          q->count(rgb(SDL_Color{dim(side_color.r), dim(side_color.g), dim(side_color.b), 255}),
+                   around),
+      100);
+}
+
+TEST(ClientLiveSpectator, WatchesAsAGuestWithTheDelayShownAndNothingToClick) {
+  testing::ServerProcess server(server_flags());
+  ASSERT_TRUE(server.started()) << server.log();
+  Seat alice = Seat::registered(server.ws_url(), "alice");
+  Seat bob = Seat::registered(server.ws_url(), "bob");
+  const std::string id = alice.create("stand/training", v1::SIDE_A, 1);
+  bob.join(id);
+  auto first_a = alice.subscribe();
+  auto first_b = bob.subscribe();
+  if (!first_a || !first_b) GTEST_SKIP() << kNeedsRuntime;
+  // Both deploy, so that there is something to see.
+  ASSERT_NE(deploy_both(alice, *first_a, bob, *first_b).first, nullptr);
+  // What a spectator is shown, from the test's own guest connection.
+  Seat guest = Seat::connect(server.ws_url());
+  guest.call(client::requests::guest());
+  guest.match_id = id;
+  auto seen = guest.subscribe();
+  ASSERT_TRUE(seen && seen->has_snapshot());
+  const std::string dir = dir_for("live-spectator");
+  testing::write_file(dir + "/script.txt",
+                      "wait snapshot timeout=30000\nframes 5\nscreenshot spectator.png\nquit\n");
+  ASSERT_EQ(testing::run_client(dir, {"--server", server.ws_url(), "--guest", "--open", id,
+                                      "--script", dir + "/script.txt", "--exit-after", "60"}),
+            0)
+      << log_of(dir);
+  auto p = Picture::load(dir + "/spectator.png");
+  ASSERT_TRUE(p);
+  auto banner = p->region("spectator-banner");
+  ASSERT_TRUE(banner);
+  EXPECT_GT(p->count(rgb(theme::kSpectator), *banner), banner->w * banner->h / 2);
+  auto board = p->region("board");
+  ASSERT_TRUE(board);
+  EXPECT_EQ(p->count(rgb(theme::kHighlight), *board), 0);
+  for (const auto& t : seen->snapshot().state().stand().tiles()) {
+    if (!t.has_troops()) continue;
+    const auto& f = t.troops().figures();
+    if (f.infantry() + f.archers() + f.cavalry() + f.chariots() == 0) continue;
+    const auto color = rgb(t.troops().side() == v1::SIDE_A ? theme::kSideA : theme::kSideB);
+    const int h = static_cast<int>(p->cell_size() * 0.5);
+    auto c = *p->cell(t.hex().col(), t.hex().row());
+    EXPECT_GT(p->count(color, SDL_Rect{c.x - h, c.y - h, 2 * h, 2 * h}), 100);
+  }
+}
+
+}  // namespace
+}  // namespace castra

@@ -1,0 +1,99 @@
+// Helpers for castra-client's tests: run the real castra-client under Xvfb (with a --script
+// that drives it through its own input path), read the screenshots it writes and the layout
+// it writes beside each, and build offline views of real matches played with the engines.
+// One test thread uses them.
+#pragma once
+
+#include <SDL.h>
+#include <sys/types.h>
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/wire/any_match.hpp"
+#include "proto/castra/v1/protocol.pb.h"
+
+namespace castra::testing {
+
+using namespace std::chrono_literals;
+
+// 0xRRGGBB of a colour.
+std::uint32_t rgb(SDL_Color c);
+
+// The command line for castra-client under `xvfb-run -a` in `dir` (its log: dir/client.log).
+std::string client_command(const std::string& dir, const std::vector<std::string>& args);
+
+// Runs castra-client to its end (a 1280 x 800 window unless `args` set --width and --height);
+// its exit code (-1 when it had to be killed after `timeout`).
+int run_client(const std::string& dir, const std::vector<std::string>& args,
+               std::chrono::seconds timeout = 120s);
+
+// castra-client running in the background while the test plays the other side.
+class ClientProcess {
+ public:
+  ClientProcess(const std::string& dir, const std::vector<std::string>& args);
+  ~ClientProcess();  // kills it (and its Xvfb) if still running
+  ClientProcess(const ClientProcess&) = delete;
+  ClientProcess& operator=(const ClientProcess&) = delete;
+  // Its exit code once it ends, or nullopt while it runs.
+  std::optional<int> poll();
+  int wait(std::chrono::seconds timeout);
+
+ private:
+  pid_t pid_ = -1;
+  std::optional<int> status_;
+};
+
+// A PNG castra-client wrote, with the layout it wrote beside it (FILE.json).
+class Picture {
+ public:
+  static std::optional<Picture> load(const std::string& path);
+  std::uint32_t at(int x, int y) const;
+  int width() const { return w_; }
+  int height() const { return h_; }
+  // The centre of board cell (col, row), where the client drew it.
+  std::optional<SDL_Point> cell(int col, int row) const;
+  double cell_size() const { return cell_size_; }
+  // A named area (regions: "spectator-banner", "top-bar", "end-screen"...) or a widget.
+  std::optional<SDL_Rect> region(const std::string& name) const;
+  std::optional<SDL_Rect> widget(const std::string& name) const;
+  // Pixels of exactly `color` inside `area`.
+  int count(std::uint32_t color, const SDL_Rect& area) const;
+
+ private:
+  int w_ = 0;
+  int h_ = 0;
+  std::vector<std::uint32_t> pixels_;
+  std::vector<std::pair<std::pair<int, int>, SDL_Point>> cells_;
+  double cell_size_ = 0;
+  std::vector<std::pair<std::string, SDL_Rect>> regions_;
+  std::vector<std::pair<std::string, SDL_Rect>> widgets_;
+};
+
+// Real matches, played with the rules engines from scripts of castra.v1.ScriptLine JSON lines.
+// The Optio training game of tests/rules/optio/data: its first `lines` commands, with its
+// recorded dice (`fair_dice` false) or the match's own fair dice, which a record's verifier can
+// recompute (the game's later commands may then not fit).
+std::unique_ptr<wire::AnyMatch> optio_training(int lines, bool fair_dice = false);
+// The STAND! training scenario and tests/client/data/stand_training.jsonl (first `lines`).
+std::unique_ptr<wire::AnyMatch> stand_training(int lines);
+// Plays one script line; the rules' refusal, or "".
+std::string play_line(wire::AnyMatch& m, const std::string& line);
+
+// What castra-client reads with --snapshot: JSON lines of the Subscribed reply (role, side,
+// players) and the MatchUpdate pushes a subscriber gets (the history, then the snapshot with
+// the latest events, and the legal commands when `player` must act).
+// `scenario` names it as the lobby would ("optio/cannae"); empty: "<ruleset>/training".
+std::string offline_view(const wire::AnyMatch& m, std::optional<rules::Side> player,
+                         std::uint32_t spectator_delay_turns = 0, const std::string& scenario = "");
+
+void write_file(const std::string& path, const std::string& text);
+std::string read_file(const std::string& path);
+// The commands castra-client wrote with --commands-out.
+std::vector<v1::SubmitCommand> read_commands(const std::string& path);
+
+}  // namespace castra::testing
