@@ -6,13 +6,13 @@
 #include <spdlog/spdlog.h>
 #include <CLI/CLI.hpp>
 
-#include <filesystem>
-#include <functional>
-#include <chrono>
-#include <thread>
 #include <atomic>
+#include <chrono>
+#include <filesystem>
 #include <fstream>
+#include <functional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "server/accounts/passwords.hpp"
@@ -75,8 +75,7 @@ void add_server_flags(CLI::App& app, Flags& flags) {
                  "Run match clocks this many times faster than real time (tests only)")
       ->check(CLI::Range(1.0, 10000.0))
       ->capture_default_str();
-  app.add_option("--tick-ms", flags.tick_ms,
-                 "How often deadlines are looked at, in milliseconds")
+  app.add_option("--tick-ms", flags.tick_ms, "How often deadlines are looked at, in milliseconds")
       ->check(CLI::Range(10, 10000))
       ->capture_default_str();
   app.add_option("--port-file", flags.port_file,

@@ -51,7 +51,9 @@ std::string to_hex(std::string_view bytes) {
   return out;
 }
 
-std::string to_hex(const Bytes32& bytes) { return to_hex(as_view(bytes)); }
+std::string to_hex(const Bytes32& bytes) {
+  return to_hex(as_view(bytes));
+}
 
 std::optional<std::string> bytes_from_hex(std::string_view hex) {
   if (hex.size() % 2 != 0) return std::nullopt;
@@ -71,7 +73,8 @@ std::optional<Bytes32> bytes32_from_hex(std::string_view hex) {
   auto bytes = bytes_from_hex(hex);
   if (!bytes) return std::nullopt;
   Bytes32 out{};
-  for (std::size_t i = 0; i < out.size(); ++i) out[i] = static_cast<std::uint8_t>((*bytes)[i]);
+  for (std::size_t i = 0; i < out.size(); ++i)
+    out[i] = static_cast<std::uint8_t>((*bytes)[i]);
   return out;
 }
 

@@ -20,7 +20,8 @@ Bytes32 dice_commitment(const Bytes32& server_seed) {
 std::string roll_message(const DiceInputs& in, std::uint64_t n, rules::Die die,
                          std::uint32_t block) {
   rules::ByteWriter w;
-  for (char c : kRollTag) w.u8(static_cast<std::uint8_t>(c));
+  for (char c : kRollTag)
+    w.u8(static_cast<std::uint8_t>(c));
   w.str(in.match_id);
   w.u64(n);
   w.u8(static_cast<std::uint8_t>(die));

@@ -55,7 +55,7 @@ struct Entry {
   std::uint64_t first_event = 0;  // match-wide number of events[0]
   std::vector<Roll> rolls;
   std::vector<Seal> seals;
-  std::optional<Outcome> outcome;    // kEnd only
+  std::optional<Outcome> outcome;  // kEnd only
   EndReason end_reason = EndReason::kResigned;
 };
 
@@ -88,8 +88,8 @@ class Match {
     if (setup.rules_version.empty()) setup.rules_version = std::string(G::current_version());
     const auto* rules = G::ruleset(setup.rules_version);
     if (rules == nullptr) {
-      return rules::refuse("match.version", "rules version " + setup.rules_version +
-                                                " is not known to this Castra");
+      return rules::refuse("match.version",
+                           "rules version " + setup.rules_version + " is not known to this Castra");
     }
     auto initial = G::initial_state(setup.scenario, *rules);
     if (!initial) return initial.error();
@@ -118,8 +118,8 @@ class Match {
   // game begins: G::begin's events (STAND!'s roll-off) become the kStart entry.
   std::optional<RuleError> seat(Side side, std::string entropy) {
     if (seated(side)) {
-      return rules::refuse("match.seat", std::string("side ") + rules::side_letter(side) +
-                                             " is already seated");
+      return rules::refuse("match.seat",
+                           std::string("side ") + rules::side_letter(side) + " is already seated");
     }
     (side == Side::kA ? dice_.entropy_a : dice_.entropy_b) = std::move(entropy);
     seated_[rules::index(side)] = true;
@@ -189,7 +189,9 @@ class Match {
 
   // For replays of a stored or exported log: after an entry has been re-decided and matched,
   // it takes the recorded seals (whose salts were drawn when the command was first given).
-  void adopt_seals(std::size_t entry, std::vector<Seal> seals) { log_[entry].seals = std::move(seals); }
+  void adopt_seals(std::size_t entry, std::vector<Seal> seals) {
+    log_[entry].seals = std::move(seals);
+  }
 
   // Forces the faces of the next rolls (castra-sim --dice, tests). Such a match no longer
   // verifies against its seed, by design.

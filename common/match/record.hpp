@@ -51,9 +51,15 @@ namespace detail {
 inline std::string step_name(std::size_t i, EntryKind kind, Side side) {
   std::string s = "entry " + std::to_string(i) + " (";
   switch (kind) {
-    case EntryKind::kStart: s += "opening"; break;
-    case EntryKind::kCommand: s += std::string("side ") + rules::side_letter(side) + " command"; break;
-    case EntryKind::kEnd: s += "end"; break;
+    case EntryKind::kStart:
+      s += "opening";
+      break;
+    case EntryKind::kCommand:
+      s += std::string("side ") + rules::side_letter(side) + " command";
+      break;
+    case EntryKind::kEnd:
+      s += "end";
+      break;
   }
   return s + ")";
 }
@@ -90,8 +96,8 @@ std::optional<std::string> replay_entry(Match<G>& m, const Entry<G>& rec, std::s
   if (got.kind != rec.kind) return step + ": the replay opens differently";
   for (std::size_t k = 0; k < std::max(got.rolls.size(), rec.rolls.size()); ++k) {
     if (k >= got.rolls.size() || k >= rec.rolls.size()) {
-      return step + ": the record has " + std::to_string(rec.rolls.size()) +
-             " rolls, the replay " + std::to_string(got.rolls.size());
+      return step + ": the record has " + std::to_string(rec.rolls.size()) + " rolls, the replay " +
+             std::to_string(got.rolls.size());
     }
     if (got.rolls[k] != rec.rolls[k]) {
       return step + ": roll " + std::to_string(rec.rolls[k].number) + " is recorded as " +
@@ -106,8 +112,8 @@ std::optional<std::string> replay_entry(Match<G>& m, const Entry<G>& rec, std::s
     }
     if (!(got.events[k] == rec.events[k])) {
       return step + ": event " + std::to_string(k) + " is recorded as \"" +
-             G::describe(rec.events[k]) + "\", the replay gives \"" +
-             G::describe(got.events[k]) + "\"";
+             G::describe(rec.events[k]) + "\", the replay gives \"" + G::describe(got.events[k]) +
+             "\"";
     }
   }
   if (got.seals.size() != rec.seals.size()) {

@@ -13,7 +13,8 @@ namespace castra::match {
 template <rules::RuleSet G>
 Bytes32 state_hash(const typename G::State& state) {
   rules::ByteWriter w;
-  for (char c : std::string_view("castra/state/v1")) w.u8(static_cast<std::uint8_t>(c));
+  for (char c : std::string_view("castra/state/v1"))
+    w.u8(static_cast<std::uint8_t>(c));
   w.str(G::kName);
   G::encode(state, w);
   return sha256(w.bytes());

@@ -30,7 +30,8 @@ class ByteWriter {
 
  private:
   void fixed(std::uint64_t v, int n) {
-    for (int i = 0; i < n; ++i) out_.push_back(static_cast<char>((v >> (8 * i)) & 0xff));
+    for (int i = 0; i < n; ++i)
+      out_.push_back(static_cast<char>((v >> (8 * i)) & 0xff));
   }
   std::string out_;
 };

@@ -46,10 +46,11 @@ namespace castra::rules {
 // Commands and events compare with ==, so a verifier can check a replay against a record.
 template <typename G>
 concept RuleSet = std::equality_comparable<typename G::Command> &&
-                  std::equality_comparable<typename G::Event> && requires(const typename G::State& s, typename G::State& ms, Side side,
-                           const typename G::Command& c, const typename G::Event& e, Dice& dice,
-                           Viewer v, const typename G::Scenario& sc,
-                           const typename G::Ruleset& rs, ByteWriter& w, std::string_view ver) {
+    std::equality_comparable<typename G::Event> &&
+    requires(const typename G::State& s, typename G::State& ms, Side side,
+             const typename G::Command& c, const typename G::Event& e, Dice& dice, Viewer v,
+             const typename G::Scenario& sc, const typename G::Ruleset& rs, ByteWriter& w,
+             std::string_view ver) {
   { G::kName } -> std::convertible_to<std::string_view>;
   { G::current_version() } -> std::convertible_to<std::string_view>;
   { G::ruleset(ver) } -> std::same_as<const typename G::Ruleset*>;

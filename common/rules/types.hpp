@@ -13,14 +13,22 @@ namespace castra::rules {
 // Side A's edge is the top of the map, side B's the bottom, in both rule sets.
 enum class Side : std::uint8_t { kA = 0, kB = 1 };
 
-constexpr Side other(Side s) { return s == Side::kA ? Side::kB : Side::kA; }
-constexpr int index(Side s) { return static_cast<int>(s); }
-constexpr char side_letter(Side s) { return s == Side::kA ? 'A' : 'B'; }
+constexpr Side other(Side s) {
+  return s == Side::kA ? Side::kB : Side::kA;
+}
+constexpr int index(Side s) {
+  return static_cast<int>(s);
+}
+constexpr char side_letter(Side s) {
+  return s == Side::kA ? 'A' : 'B';
+}
 
 // Who looks at a projection. kEveryone is the view after the game has ended: nothing hidden.
 enum class Viewer : std::uint8_t { kSideA = 0, kSideB = 1, kSpectator = 2, kEveryone = 3 };
 
-constexpr Viewer viewer_of(Side s) { return s == Side::kA ? Viewer::kSideA : Viewer::kSideB; }
+constexpr Viewer viewer_of(Side s) {
+  return s == Side::kA ? Viewer::kSideA : Viewer::kSideB;
+}
 
 // Who may see an event before the game ends.
 //   kPublic:  everyone, at once.
@@ -54,7 +62,7 @@ struct RuleError {
 template <typename T>
 class Checked {
  public:
-  Checked(T value) : v_(std::move(value)) {}  // NOLINT(google-explicit-constructor)
+  Checked(T value) : v_(std::move(value)) {}          // NOLINT(google-explicit-constructor)
   Checked(RuleError error) : v_(std::move(error)) {}  // NOLINT(google-explicit-constructor)
   bool ok() const { return v_.index() == 0; }
   explicit operator bool() const { return ok(); }

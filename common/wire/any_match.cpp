@@ -1,16 +1,15 @@
 // The one place that picks a rules engine by rule set.
 #include "common/wire/any_match.hpp"
 
-#include "common/wire/match_adapter.hpp"
 #include "common/rules/optio/game.hpp"
 #include "common/rules/stand/game.hpp"
+#include "common/wire/match_adapter.hpp"
 #include "common/wire/optio_codec.hpp"
 #include "common/wire/stand_codec.hpp"
 
 namespace castra::wire {
 
 namespace {
-
 
 struct OptioWire {
   using Game = rules::optio::Game;
@@ -20,7 +19,9 @@ struct OptioWire {
     return optio::to_domain(f.optio());
   }
   static Checked<Game::Command> command(const v1::GameCommand& c) {
-    if (!c.has_optio()) return rules::refuse("wire.command", "this match plays Optio; the command is for another rule set");
+    if (!c.has_optio())
+      return rules::refuse("wire.command",
+                           "this match plays Optio; the command is for another rule set");
     return optio::to_domain(c.optio());
   }
   static void encode_command(const Game::Command& c, v1::GameCommand* out) {
@@ -49,7 +50,9 @@ struct StandWire {
     return stand::to_domain(f.stand());
   }
   static Checked<Game::Command> command(const v1::GameCommand& c) {
-    if (!c.has_stand()) return rules::refuse("wire.command", "this match plays Ancient STAND!; the command is for another rule set");
+    if (!c.has_stand())
+      return rules::refuse("wire.command",
+                           "this match plays Ancient STAND!; the command is for another rule set");
     return stand::to_domain(c.stand());
   }
   static void encode_command(const Game::Command& c, v1::GameCommand* out) {
@@ -74,25 +77,34 @@ struct StandWire {
 
 std::string ruleset_of(const v1::ScenarioFile& scenario) {
   switch (scenario.game_case()) {
-    case v1::ScenarioFile::kOptio: return "optio";
-    case v1::ScenarioFile::kStand: return "stand";
-    default: return "";
+    case v1::ScenarioFile::kOptio:
+      return "optio";
+    case v1::ScenarioFile::kStand:
+      return "stand";
+    default:
+      return "";
   }
 }
 
 Checked<std::unique_ptr<AnyMatch>> make_match(const MatchSetup& setup) {
   switch (setup.scenario.game_case()) {
-    case v1::ScenarioFile::kOptio: return make_adapter<OptioWire>(setup);
-    case v1::ScenarioFile::kStand: return make_adapter<StandWire>(setup);
-    default: return rules::refuse("wire.scenario", "the scenario names no rule set (optio or stand)");
+    case v1::ScenarioFile::kOptio:
+      return make_adapter<OptioWire>(setup);
+    case v1::ScenarioFile::kStand:
+      return make_adapter<StandWire>(setup);
+    default:
+      return rules::refuse("wire.scenario", "the scenario names no rule set (optio or stand)");
   }
 }
 
 std::optional<std::string> verify_record(const v1::MatchRecord& record) {
   switch (record.scenario().game_case()) {
-    case v1::ScenarioFile::kOptio: return verify_with<OptioWire>(record);
-    case v1::ScenarioFile::kStand: return verify_with<StandWire>(record);
-    default: return "the record's scenario names no rule set";
+    case v1::ScenarioFile::kOptio:
+      return verify_with<OptioWire>(record);
+    case v1::ScenarioFile::kStand:
+      return verify_with<StandWire>(record);
+    default:
+      return "the record's scenario names no rule set";
   }
 }
 

@@ -26,8 +26,12 @@ using rules::Side;
 using rules::Viewer;
 
 // Plain conversions every user of the wire types needs.
-inline v1::Side side_to_proto(Side s) { return s == Side::kA ? v1::SIDE_A : v1::SIDE_B; }
-inline Side side_from_proto(v1::Side s) { return s == v1::SIDE_B ? Side::kB : Side::kA; }
+inline v1::Side side_to_proto(Side s) {
+  return s == Side::kA ? v1::SIDE_A : v1::SIDE_B;
+}
+inline Side side_from_proto(v1::Side s) {
+  return s == v1::SIDE_B ? Side::kB : Side::kA;
+}
 
 inline void outcome_to_proto(const Outcome& o, v1::Outcome* out) {
   out->set_kind(static_cast<v1::Outcome::Kind>(static_cast<int>(o.kind)));

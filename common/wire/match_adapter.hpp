@@ -16,11 +16,11 @@ namespace castra::wire {
 // What a rule set's codec provides: the proto types, where they sit in the match.proto
 // wrappers, and conversions both ways. Decoding checks form and gives a RuleError.
 template <typename W>
-concept WireCodec = rules::RuleSet<typename W::Game> && requires(
-    const v1::ScenarioFile& sf, const v1::GameCommand& gc, v1::GameCommand* mgc,
-    const v1::GameEvent& ge, v1::GameEvent* mge, v1::GameState* mgs, v1::GameLegal* mgl,
-    const typename W::Game::Command& c, const typename W::Game::Event& e,
-    const typename W::Game::State& s, const typename W::Game::Legal& l) {
+concept WireCodec = rules::RuleSet<typename W::Game> &&
+    requires(const v1::ScenarioFile& sf, const v1::GameCommand& gc, v1::GameCommand* mgc,
+             const v1::GameEvent& ge, v1::GameEvent* mge, v1::GameState* mgs, v1::GameLegal* mgl,
+             const typename W::Game::Command& c, const typename W::Game::Event& e,
+             const typename W::Game::State& s, const typename W::Game::Legal& l) {
   { W::kName } -> std::convertible_to<std::string_view>;
   { W::scenario(sf) } -> std::same_as<Checked<typename W::Game::Scenario>>;
   { W::command(gc) } -> std::same_as<Checked<typename W::Game::Command>>;
@@ -110,11 +110,14 @@ class MatchAdapter final : public AnyMatch {
     return out;
   }
 
-  v1::LogEntry log_entry(std::size_t i) const override { return entry_to_proto(m_.log()[i], false); }
+  v1::LogEntry log_entry(std::size_t i) const override {
+    return entry_to_proto(m_.log()[i], false);
+  }
 
   std::vector<SealSalt> salts(std::size_t i) const override {
     std::vector<SealSalt> out;
-    for (const auto& seal : m_.log()[i].seals) out.push_back({seal.event_index, seal.salt});
+    for (const auto& seal : m_.log()[i].seals)
+      out.push_back({seal.event_index, seal.salt});
     return out;
   }
 
@@ -148,7 +151,8 @@ class MatchAdapter final : public AnyMatch {
     out.set_server_seed(match::to_hex(r->server_seed));
     out.set_entropy_a(match::to_hex(r->entropy_a));
     out.set_entropy_b(match::to_hex(r->entropy_b));
-    for (const auto& e : r->entries) *out.add_entries() = entry_to_proto(e, true);
+    for (const auto& e : r->entries)
+      *out.add_entries() = entry_to_proto(e, true);
     if (r->outcome) outcome_to_proto(*r->outcome, out.mutable_outcome());
     out.set_final_state_hash(match::to_hex(r->final_state_hash));
     return out;
@@ -191,7 +195,8 @@ class MatchAdapter final : public AnyMatch {
     p.set_kind(static_cast<v1::EntryKind>(static_cast<int>(e.kind)));
     p.set_side(side_to_proto(e.side));
     if (e.command) W::encode_command(*e.command, p.mutable_command());
-    for (const auto& ev : e.events) W::encode_event(ev, p.add_events());
+    for (const auto& ev : e.events)
+      W::encode_event(ev, p.add_events());
     p.set_first_event(e.first_event);
     for (const auto& roll : e.rolls) {
       v1::Roll* r = p.add_rolls();
@@ -229,8 +234,8 @@ class MatchAdapter final : public AnyMatch {
     e.first_event = p.first_event();
     for (const auto& pr : p.rolls()) {
       if (pr.faces() != 6 && pr.faces() != 10) return bad("a roll of an unknown die");
-      e.rolls.push_back({pr.number(), static_cast<rules::Die>(pr.faces()),
-                         static_cast<int>(pr.face())});
+      e.rolls.push_back(
+          {pr.number(), static_cast<rules::Die>(pr.faces()), static_cast<int>(pr.face())});
     }
     for (const auto& ps : p.seals()) {
       match::Seal seal;
@@ -265,7 +270,8 @@ Checked<std::unique_ptr<AnyMatch>> make_adapter(const MatchSetup& setup) {
   auto m = match::Match<typename W::Game>::create(
       {setup.match_id, std::move(*scenario), setup.rules_version, setup.server_seed});
   if (!m) return m.error();
-  return std::unique_ptr<AnyMatch>(std::make_unique<MatchAdapter<W>>(std::move(*m), setup.scenario));
+  return std::unique_ptr<AnyMatch>(
+      std::make_unique<MatchAdapter<W>>(std::move(*m), setup.scenario));
 }
 
 template <WireCodec W>

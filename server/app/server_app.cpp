@@ -45,9 +45,9 @@ ServerApp::ServerApp(AppOptions options, store::MatchStore& matches, SqlAccess& 
                                                    options_.accounts, &metrics_);
   lobby_ = std::make_unique<lobby::Lobby>(matches_, scenarios_, chat_store_, runtime_, sql_,
                                           to_service, options_.lobby, &metrics_);
-  handlers_ = std::make_unique<dispatch::Handlers>(dispatch::Services{
-      clients_, *accounts_, *lobby_, scenarios_, metrics_, options_.net, options_.server_name,
-      play_});
+  handlers_ = std::make_unique<dispatch::Handlers>(
+      dispatch::Services{clients_, *accounts_, *lobby_, scenarios_, metrics_, options_.net,
+                         options_.server_name, play_});
   dispatcher_ = std::make_unique<dispatch::Dispatcher>(clients_, *this, *handlers_, &metrics_);
   admin_ = std::make_unique<admin::AdminCommands>(clients_, *accounts_, *lobby_, *handlers_);
   service_->post([this] { lobby_->refresh_counts(); });

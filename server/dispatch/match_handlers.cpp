@@ -53,7 +53,9 @@ runtime::MatchHost::Done answer(const Reply& reply) {
   };
 }
 
-rules::Side side_of(int seat) { return seat == 1 ? rules::Side::kB : rules::Side::kA; }
+rules::Side side_of(int seat) {
+  return seat == 1 ? rules::Side::kB : rules::Side::kA;
+}
 
 }  // namespace
 
@@ -93,7 +95,8 @@ void Handlers::client_gone(std::uint64_t client_id) {
 
 void Handlers::submit_command(Call& call) {
   auto host = host_of(call);
-  if (!host) return call.reply.fail(fail(ErrorCode::kMatchNotLive, "this match is not being played"));
+  if (!host)
+    return call.reply.fail(fail(ErrorCode::kMatchNotLive, "this match is not being played"));
   const auto& r = call.request.submit_command();
   match::Bytes32 salt{};
   randombytes_buf(salt.data(), salt.size());  // used only if the command seals something
@@ -107,7 +110,8 @@ void Handlers::submit_command(Call& call) {
 
 void Handlers::get_legal(Call& call) {
   auto host = host_of(call);
-  if (!host) return call.reply.fail(fail(ErrorCode::kMatchNotLive, "this match is not being played"));
+  if (!host)
+    return call.reply.fail(fail(ErrorCode::kMatchNotLive, "this match is not being played"));
   v1::ServerEnvelope e;
   auto* legal = e.mutable_legal();
   legal->set_match_id(call.match->id);
@@ -119,19 +123,22 @@ void Handlers::get_legal(Call& call) {
 
 void Handlers::resign(Call& call) {
   auto host = host_of(call);
-  if (!host) return call.reply.fail(fail(ErrorCode::kMatchNotLive, "this match is not being played"));
+  if (!host)
+    return call.reply.fail(fail(ErrorCode::kMatchNotLive, "this match is not being played"));
   host->resign(side_of(call.side), answer(call.reply));
 }
 
 void Handlers::offer_draw(Call& call) {
   auto host = host_of(call);
-  if (!host) return call.reply.fail(fail(ErrorCode::kMatchNotLive, "this match is not being played"));
+  if (!host)
+    return call.reply.fail(fail(ErrorCode::kMatchNotLive, "this match is not being played"));
   host->offer_draw(side_of(call.side), answer(call.reply));
 }
 
 void Handlers::answer_draw(Call& call) {
   auto host = host_of(call);
-  if (!host) return call.reply.fail(fail(ErrorCode::kMatchNotLive, "this match is not being played"));
+  if (!host)
+    return call.reply.fail(fail(ErrorCode::kMatchNotLive, "this match is not being played"));
   if (call.request.answer_draw().accept()) {
     host->accept_draw(side_of(call.side), answer(call.reply));
   } else {
@@ -141,7 +148,8 @@ void Handlers::answer_draw(Call& call) {
 
 void Handlers::claim_win(Call& call) {
   auto host = host_of(call);
-  if (!host) return call.reply.fail(fail(ErrorCode::kMatchNotLive, "this match is not being played"));
+  if (!host)
+    return call.reply.fail(fail(ErrorCode::kMatchNotLive, "this match is not being played"));
   host->claim_win(side_of(call.side), answer(call.reply));
 }
 
@@ -151,8 +159,8 @@ void Handlers::export_record(Call& call) {
   if (!host) return call.reply.fail(fail(ErrorCode::kMatchNotFound, "no record of that match"));
   auto record = host->record();
   if (!record) {
-    return call.reply.fail(fail(ErrorCode::kMatchNotLive,
-                                "the record is published when the match has ended"));
+    return call.reply.fail(
+        fail(ErrorCode::kMatchNotLive, "the record is published when the match has ended"));
   }
   v1::ServerEnvelope e;
   *e.mutable_record() = std::move(*record);

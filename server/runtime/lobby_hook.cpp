@@ -3,7 +3,9 @@
 namespace castra::runtime {
 
 namespace {
-store::Status failed(const rules::RuleError& e) { return store::Status{1, e.message}; }
+store::Status failed(const rules::RuleError& e) {
+  return store::Status{1, e.message};
+}
 }  // namespace
 
 store::Status LobbyHook::create(const store::MatchRow& row, const store::Secrets& secrets) {

@@ -9,7 +9,9 @@ namespace castra::runtime {
 
 namespace {
 
-std::string side_name(Side s) { return std::string("side ") + rules::side_letter(s); }
+std::string side_name(Side s) {
+  return std::string("side ") + rules::side_letter(s);
+}
 
 v1::CommandResult refused(const rules::RuleError& e) {
   v1::CommandResult r;
@@ -24,8 +26,12 @@ std::optional<rules::RuleError> error_of(const v1::CommandResult& r) {
   return rules::RuleError{r.error().rule(), r.error().message()};
 }
 
-bool is_player(Viewer v) { return v == Viewer::kSideA || v == Viewer::kSideB; }
-Side side_of(Viewer v) { return v == Viewer::kSideB ? Side::kB : Side::kA; }
+bool is_player(Viewer v) {
+  return v == Viewer::kSideA || v == Viewer::kSideB;
+}
+Side side_of(Viewer v) {
+  return v == Viewer::kSideB ? Side::kB : Side::kA;
+}
 
 }  // namespace
 
@@ -80,7 +86,8 @@ std::optional<v1::MatchRecord> MatchHost::record() const {
 std::size_t MatchHost::spectators() const {
   std::lock_guard lock(mu_);
   std::size_t n = 0;
-  for (const auto& s : subscribers_) n += s.viewer == Viewer::kSpectator;
+  for (const auto& s : subscribers_)
+    n += s.viewer == Viewer::kSpectator;
   return n;
 }
 
@@ -108,7 +115,9 @@ void MatchHost::seat(Side side, std::int64_t account, std::string entropy,
     run_or_queue(
         [this, side, account, entropy = std::move(entropy), done](Deliveries& out) mutable {
           if (closed_) {
-            out.push_back([done] { done(rules::RuleError{"match.closed", "the match is closed"}); });
+            out.push_back([done] {
+              done(rules::RuleError{"match.closed", "the match is closed"});
+            });
             return;
           }
           const std::size_t before = match_->entry_count();
@@ -147,7 +156,8 @@ void MatchHost::seat(Side side, std::int64_t account, std::string entropy,
         },
         out);
   }
-  for (auto& f : out) f();
+  for (auto& f : out)
+    f();
 }
 
 void MatchHost::submit(Side side, std::optional<std::int64_t> client_seq,
@@ -163,12 +173,14 @@ void MatchHost::submit(Side side, std::optional<std::int64_t> client_seq,
             auto it = replies_.find(key);
             if (it == replies_.end()) {
               std::optional<std::string> stored;
-              if (store::Status st = store_.find_reply(id_, rules::index(side), *client_seq, &stored);
+              if (store::Status st =
+                      store_.find_reply(id_, rules::index(side), *client_seq, &stored);
                   !st.ok()) {
                 // Without knowing whether it was applied, it must not be applied now.
                 out.push_back([done] {
-                  done(refused({"server.storage", "the server could not check this command; "
-                                                  "send it again"}));
+                  done(refused({"server.storage",
+                                "the server could not check this command; "
+                                "send it again"}));
                 });
                 return;
               }
@@ -202,7 +214,8 @@ void MatchHost::submit(Side side, std::optional<std::int64_t> client_seq,
         },
         out);
   }
-  for (auto& f : out) f();
+  for (auto& f : out)
+    f();
 }
 
 void MatchHost::persist_entry(std::uint32_t entry, Side side,
@@ -279,11 +292,13 @@ void MatchHost::on_committed(std::uint32_t entry, const store::Status& status) {
           std::lock_guard lock(self->mu_);
           self->drain(later);
         }
-        for (auto& f : later) f();
+        for (auto& f : later)
+          f();
       });
     }
   }
-  for (auto& f : out) f();
+  for (auto& f : out)
+    f();
 }
 
 void MatchHost::update_deadlines() {
@@ -352,11 +367,13 @@ void MatchHost::resign(Side side, Done done) {
             return;
           }
           end_now(match::EndReason::kResigned, side,
-                  rules::Outcome::win(rules::other(side), side_name(side) + " resigned"), done, out);
+                  rules::Outcome::win(rules::other(side), side_name(side) + " resigned"), done,
+                  out);
         },
         out);
   }
-  for (auto& f : out) f();
+  for (auto& f : out)
+    f();
 }
 
 void MatchHost::offer_draw(Side side, Done done) {
@@ -377,7 +394,8 @@ void MatchHost::offer_draw(Side side, Done done) {
         },
         out);
   }
-  for (auto& f : out) f();
+  for (auto& f : out)
+    f();
 }
 
 void MatchHost::accept_draw(Side side, Done done) {
@@ -398,7 +416,8 @@ void MatchHost::accept_draw(Side side, Done done) {
         },
         out);
   }
-  for (auto& f : out) f();
+  for (auto& f : out)
+    f();
 }
 
 void MatchHost::decline_draw(Side side, Done done) {
@@ -419,7 +438,8 @@ void MatchHost::decline_draw(Side side, Done done) {
         },
         out);
   }
-  for (auto& f : out) f();
+  for (auto& f : out)
+    f();
 }
 
 void MatchHost::claim_win(Side side, Done done) {
@@ -435,9 +455,10 @@ void MatchHost::claim_win(Side side, Done done) {
           if (!live || grace == 0 || connected_[rules::index(away)] ||
               absent_acting_ms_[rules::index(away)] < grace) {
             out.push_back([done] {
-              done(rules::RuleError{"match.claim", "the win can be claimed only after your "
-                                                   "opponent has been away past the grace "
-                                                   "period while it had to act"});
+              done(rules::RuleError{"match.claim",
+                                    "the win can be claimed only after your "
+                                    "opponent has been away past the grace "
+                                    "period while it had to act"});
             });
             return;
           }
@@ -446,7 +467,8 @@ void MatchHost::claim_win(Side side, Done done) {
         },
         out);
   }
-  for (auto& f : out) f();
+  for (auto& f : out)
+    f();
 }
 
 void MatchHost::abort(const std::string& why, Done done) {
@@ -456,12 +478,13 @@ void MatchHost::abort(const std::string& why, Done done) {
     run_or_queue(
         [this, why, done](Deliveries& out) {
           aborted_ = true;
-          end_now(match::EndReason::kAborted, Side::kA, rules::Outcome::draw("ended by an operator: " + why),
-                  done, out);
+          end_now(match::EndReason::kAborted, Side::kA,
+                  rules::Outcome::draw("ended by an operator: " + why), done, out);
         },
         out);
   }
-  for (auto& f : out) f();
+  for (auto& f : out)
+    f();
 }
 
 void MatchHost::set_connected(Side side, bool connected) {
@@ -489,15 +512,17 @@ void MatchHost::tick() {
         const auto& deadline = s == Side::kA ? row_.deadline_a_ms : row_.deadline_b_ms;
         if (deadline && now >= *deadline && act.must_act(s)) {
           spdlog::info("event=deadline_missed match={} side={}", id_, rules::side_letter(s));
-          end_now(match::EndReason::kForfeit, s,
-                  rules::Outcome::win(rules::other(s), side_name(s) + " missed its deadline"),
-                  [](std::optional<rules::RuleError>) {}, out);
+          end_now(
+              match::EndReason::kForfeit, s,
+              rules::Outcome::win(rules::other(s), side_name(s) + " missed its deadline"),
+              [](std::optional<rules::RuleError>) {}, out);
           break;
         }
       }
     }
   }
-  for (auto& f : out) f();
+  for (auto& f : out)
+    f();
 }
 
 void MatchHost::subscribe(Viewer viewer, std::optional<std::uint64_t> seen_events,
@@ -520,7 +545,8 @@ void MatchHost::subscribe(Viewer viewer, std::optional<std::uint64_t> seen_event
         },
         out);
   }
-  for (auto& f : out) f();
+  for (auto& f : out)
+    f();
 }
 
 void MatchHost::unsubscribe(const Observer* observer) {
@@ -544,8 +570,8 @@ std::uint64_t MatchHost::visible_events(const Subscriber& s) const {
 }
 
 std::unique_ptr<wire::AnyMatch> MatchHost::rebuild(std::uint32_t entries) const {
-  auto fresh = wire::make_match({id_, match_->scenario(), match_->rules_version(),
-                                 match_->secrets().server_seed});
+  auto fresh = wire::make_match(
+      {id_, match_->scenario(), match_->rules_version(), match_->secrets().server_seed});
   if (!fresh) return nullptr;
   auto& m = **fresh;
   if (entries > 0 && match_->log_entry(0).kind() == v1::ENTRY_START) {
@@ -567,7 +593,8 @@ v1::MatchUpdate MatchHost::status_update(Viewer viewer) const {
   u.set_deadline_a_ms(row_.deadline_a_ms.value_or(0));
   u.set_deadline_b_ms(row_.deadline_b_ms.value_or(0));
   std::uint32_t spectators = 0;
-  for (const auto& s : subscribers_) spectators += s.viewer == Viewer::kSpectator;
+  for (const auto& s : subscribers_)
+    spectators += s.viewer == Viewer::kSpectator;
   u.set_spectators(spectators);
   if (draw_offer_) {
     u.set_draw_offered(true);

@@ -129,8 +129,8 @@ class MatchHost : public std::enable_shared_from_this<MatchHost> {
   void fill_row();          // caller holds mu_
   // The updates every subscriber is owed now; caller holds mu_.
   void collect_updates(Deliveries* out);
-  std::uint64_t visible_events(const Subscriber& s) const;  // caller holds mu_
-  v1::MatchUpdate status_update(Viewer viewer) const;        // caller holds mu_
+  std::uint64_t visible_events(const Subscriber& s) const;               // caller holds mu_
+  v1::MatchUpdate status_update(Viewer viewer) const;                    // caller holds mu_
   std::unique_ptr<wire::AnyMatch> rebuild(std::uint32_t entries) const;  // caller holds mu_
 
   const std::string id_;

@@ -61,20 +61,23 @@ std::shared_ptr<MatchHost> Runtime::find(const std::string& id) {
 std::vector<std::shared_ptr<MatchHost>> Runtime::matches() {
   std::lock_guard lock(mu_);
   std::vector<std::shared_ptr<MatchHost>> out;
-  for (auto& [id, host] : hosts_) out.push_back(host);
+  for (auto& [id, host] : hosts_)
+    out.push_back(host);
   return out;
 }
 
 std::shared_ptr<MatchHost> Runtime::build(const store::MatchRow& row,
-                                         const std::optional<store::Snapshot>& snapshot,
-                                         const std::vector<store::LogRow>& log) {
+                                          const std::optional<store::Snapshot>& snapshot,
+                                          const std::vector<store::LogRow>& log) {
   std::optional<store::Secrets> secrets;
   v1::ScenarioFile scenario;
   v1::MatchSettings settings;
   if (!store_.secrets(row.id, &secrets).ok() || !secrets || secrets->server_seed.size() != 32 ||
       !scenario.ParseFromString(row.scenario) || !settings.ParseFromString(row.settings)) {
-    spdlog::error("event=match_not_loaded match={} reason=\"unreadable scenario, settings or "
-                  "secrets\"", row.id);
+    spdlog::error(
+        "event=match_not_loaded match={} reason=\"unreadable scenario, settings or "
+        "secrets\"",
+        row.id);
     return nullptr;
   }
   match::Bytes32 seed{};
@@ -134,7 +137,8 @@ std::size_t Runtime::recover() {
 }
 
 void Runtime::tick() {
-  for (auto& host : matches()) host->tick();
+  for (auto& host : matches())
+    host->tick();
 }
 
 }  // namespace castra::runtime

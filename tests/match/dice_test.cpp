@@ -19,7 +19,8 @@ Bytes32 block_with_value(std::uint32_t v) {
   return b;
 }
 
-DiceInputs inputs(std::uint8_t seed_byte, std::string a = "entropy-a", std::string b = "entropy-b") {
+DiceInputs inputs(std::uint8_t seed_byte, std::string a = "entropy-a",
+                  std::string b = "entropy-b") {
   DiceInputs in;
   in.server_seed.fill(seed_byte);
   in.match_id = "m-1";

@@ -91,7 +91,8 @@ TEST(Match, TheStateIsTheFoldOfTheEvents) {
   ASSERT_TRUE(s.ok());
   toy::State folded = *s;
   for (const auto& entry : m.log()) {
-    for (const auto& e : entry.events) toy::Game::apply(folded, e);
+    for (const auto& e : entry.events)
+      toy::Game::apply(folded, e);
   }
   EXPECT_EQ(folded, m.state());
   EXPECT_EQ(state_hash<toy::Game>(folded), m.full_state_hash());
@@ -106,7 +107,8 @@ TEST(Match, EventNumbersAreContinuousForEveryViewer) {
   for (Viewer v : {Viewer::kSideA, Viewer::kSideB, Viewer::kSpectator}) {
     const auto events = m.events_for(v);
     ASSERT_EQ(events.size(), m.event_count());
-    for (std::size_t i = 0; i < events.size(); ++i) EXPECT_EQ(events[i].number, i);
+    for (std::size_t i = 0; i < events.size(); ++i)
+      EXPECT_EQ(events[i].number, i);
   }
   const auto b_view = m.events_for(Viewer::kSideB);
   const auto& sealed = b_view.back();
@@ -123,7 +125,8 @@ TEST(Match, EventNumbersAreContinuousForEveryViewer) {
 TEST(Match, EverythingIsRevealedAtTheEnd) {
   ToyMatch m = play("alpha", "beta");
   EXPECT_TRUE(m.reveal().has_value());
-  for (const auto& ve : m.events_for(Viewer::kSpectator)) EXPECT_TRUE(ve.event.has_value());
+  for (const auto& ve : m.events_for(Viewer::kSpectator))
+    EXPECT_TRUE(ve.event.has_value());
   EXPECT_EQ(m.snapshot(Viewer::kSpectator).secret[0], "alpha");
 }
 

@@ -31,7 +31,7 @@ struct State {
   int phase = 0;  // 0: secrets (both act), 1: race
   Side turn = Side::kA;
   std::array<bool, 2> secret_set{false, false};
-  std::array<std::string, 2> secret;  // hidden from the other side until the end
+  std::array<std::string, 2> secret;              // hidden from the other side until the end
   std::array<std::vector<std::string>, 2> notes;  // private
   friend bool operator==(const State&, const State&) = default;
 };
@@ -162,8 +162,8 @@ struct Game {
   static std::optional<rules::Outcome> outcome(const State& s) {
     for (Side side : {Side::kA, Side::kB}) {
       if (s.pos[rules::index(side)] >= s.goal) {
-        return rules::Outcome::win(side, std::string("side ") + rules::side_letter(side) +
-                                             " reached the goal");
+        return rules::Outcome::win(
+            side, std::string("side ") + rules::side_letter(side) + " reached the goal");
       }
     }
     return std::nullopt;
@@ -187,7 +187,8 @@ struct Game {
       w.boolean(s.secret_set[i]);
       w.str(s.secret[i]);
       w.u32(static_cast<std::uint32_t>(s.notes[i].size()));
-      for (const auto& n : s.notes[i]) w.str(n);
+      for (const auto& n : s.notes[i])
+        w.str(n);
     }
     w.i32(s.phase);
     w.u8(static_cast<std::uint8_t>(s.turn));

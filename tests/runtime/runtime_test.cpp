@@ -5,9 +5,9 @@
 
 #include <atomic>
 #include <fstream>
-#include <thread>
 #include <future>
 #include <sstream>
+#include <thread>
 
 #include "server/runtime/runtime.hpp"
 #include "server/store/sqlite_match_store.hpp"
@@ -60,7 +60,8 @@ class FaultyStore final : public store::MatchStore {
   store::Status find_match(const std::string& id, std::optional<store::MatchRow>* r) override {
     return inner_.find_match(id, r);
   }
-  store::Status list_matches(const std::string& st, int n, std::vector<store::MatchRow>* r) override {
+  store::Status list_matches(const std::string& st, int n,
+                             std::vector<store::MatchRow>* r) override {
     return inner_.list_matches(st, n, r);
   }
   store::Status matches_of_player(std::int64_t a, int n, std::vector<store::MatchRow>* r) override {
@@ -82,7 +83,8 @@ class FaultyStore final : public store::MatchStore {
   store::Status latest_snapshot(const std::string& m, std::optional<store::Snapshot>* s) override {
     return inner_.latest_snapshot(m, s);
   }
-  store::Status log_from(const std::string& m, std::uint32_t i, std::vector<store::LogRow>* r) override {
+  store::Status log_from(const std::string& m, std::uint32_t i,
+                         std::vector<store::LogRow>* r) override {
     return inner_.log_from(m, i, r);
   }
   store::Status secrets(const std::string& m, std::optional<store::Secrets>* s) override {
@@ -137,8 +139,7 @@ class RuntimeTest : public ::testing::Test {
     return *host;
   }
 
-  static std::optional<rules::RuleError> wait(
-      const std::function<void(MatchHost::Done)>& act) {
+  static std::optional<rules::RuleError> wait(const std::function<void(MatchHost::Done)>& act) {
     std::promise<std::optional<rules::RuleError>> p;
     act([&](std::optional<rules::RuleError> e) { p.set_value(std::move(e)); });
     return p.get_future().get();
@@ -200,11 +201,10 @@ TEST_F(RuntimeTest, ACommandIsAcknowledgedOnlyOnceItIsStored) {
   seat_both(*host);
   const std::size_t before = log(host->id()).size();
   std::promise<std::size_t> stored_at_ack;
-  host->submit(Side::kA, 1, first_deploy(*host, Side::kA), filled(1),
-               [&](v1::CommandResult r) {
-                 EXPECT_TRUE(r.accepted()) << r.error().message();
-                 stored_at_ack.set_value(log(host->id()).size());
-               });
+  host->submit(Side::kA, 1, first_deploy(*host, Side::kA), filled(1), [&](v1::CommandResult r) {
+    EXPECT_TRUE(r.accepted()) << r.error().message();
+    stored_at_ack.set_value(log(host->id()).size());
+  });
   EXPECT_EQ(stored_at_ack.get_future().get(), before + 1);
 }
 
@@ -295,8 +295,10 @@ TEST_F(RuntimeTest, ThePlayerToActGetsTheLegalCommandsAndSpectatorsNever) {
   EXPECT_TRUE(au.back().your_move());
   EXPECT_TRUE(au.back().has_legal());
   EXPECT_GT(au.back().events_size(), 0);
-  for (const auto& u : b->updates()) EXPECT_FALSE(u.has_legal());
-  for (const auto& u : spectator->updates()) EXPECT_FALSE(u.has_legal());
+  for (const auto& u : b->updates())
+    EXPECT_FALSE(u.has_legal());
+  for (const auto& u : spectator->updates())
+    EXPECT_FALSE(u.has_legal());
   EXPECT_EQ(spectator->updates().back().events_size(), au.back().events_size());
 }
 
@@ -364,9 +366,12 @@ TEST_F(RuntimeTest, RecoveryClosesAMatchWhoseLogDoesNotReplay) {
     store::Status st;
     auto db = store::Db::open(path_, false, &st);
     ASSERT_TRUE(db) << st.message;
-    auto update = db->prepare("UPDATE match_log SET entry = ? WHERE match_id = ? AND entry_index = ?", &st);
+    auto update =
+        db->prepare("UPDATE match_log SET entry = ? WHERE match_id = ? AND entry_index = ?", &st);
     ASSERT_TRUE(st.ok()) << st.message;
-    update.bind_blob(1, e.SerializeAsString()).bind(2, host->id()).bind(3, std::int64_t{rows.back().entry_index});
+    update.bind_blob(1, e.SerializeAsString())
+        .bind(2, host->id())
+        .bind(3, std::int64_t{rows.back().entry_index});
     ASSERT_TRUE(update.run().ok());
   }
   Runtime restarted(store_, clock_);

@@ -9,8 +9,8 @@
 #include <optional>
 #include <set>
 #include <string>
-#include <vector>
 #include <thread>
+#include <vector>
 
 #include "common/wire/any_match.hpp"
 #include "tests/server/protocol_support.hpp"
@@ -36,10 +36,17 @@ v1::ClientEnvelope sit(const std::string& id) {
 
 v1::ClientEnvelope with_id(v1::ClientEnvelope e, const std::string& id) {
   switch (e.body_case()) {
-    case v1::ClientEnvelope::kGetLegal: e.mutable_get_legal()->set_match_id(id); break;
-    case v1::ClientEnvelope::kExportRecord: e.mutable_export_record()->set_match_id(id); break;
-    case v1::ClientEnvelope::kResign: e.mutable_resign()->set_match_id(id); break;
-    default: break;
+    case v1::ClientEnvelope::kGetLegal:
+      e.mutable_get_legal()->set_match_id(id);
+      break;
+    case v1::ClientEnvelope::kExportRecord:
+      e.mutable_export_record()->set_match_id(id);
+      break;
+    case v1::ClientEnvelope::kResign:
+      e.mutable_resign()->set_match_id(id);
+      break;
+    default:
+      break;
   }
   return e;
 }
@@ -126,10 +133,18 @@ struct Picker {
       // One type at a time: the most of the group's first type that fits.
       v1::stand::Figures f;
       switch (g.types(0)) {
-        case v1::stand::TROOP_INFANTRY: f.set_infantry(dest.most().infantry()); break;
-        case v1::stand::TROOP_ARCHERS: f.set_archers(dest.most().archers()); break;
-        case v1::stand::TROOP_CAVALRY: f.set_cavalry(dest.most().cavalry()); break;
-        default: f.set_chariots(dest.most().chariots()); break;
+        case v1::stand::TROOP_INFANTRY:
+          f.set_infantry(dest.most().infantry());
+          break;
+        case v1::stand::TROOP_ARCHERS:
+          f.set_archers(dest.most().archers());
+          break;
+        case v1::stand::TROOP_CAVALRY:
+          f.set_cavalry(dest.most().cavalry());
+          break;
+        default:
+          f.set_chariots(dest.most().chariots());
+          break;
       }
       *d->mutable_figures() = f;
       return c;
@@ -180,8 +195,8 @@ struct Played {
 
 // Creates `scenario`, seats alice and bob, starts spectator `early`, plays to the end with
 // both Pickers, and subscribes spectator `late` after `late_after` commands.
-Played play(const std::string& scenario, Player& alice, Player& bob,
-            client::ProtocolClient& early, client::ProtocolClient& late, int late_after) {
+Played play(const std::string& scenario, Player& alice, Player& bob, client::ProtocolClient& early,
+            client::ProtocolClient& late, int late_after) {
   Played out;
   auto created = call(*alice.client, req::create_match(scenario, /*spectators=*/true));
   EXPECT_TRUE(created.has_match_created()) << created.DebugString();
@@ -311,9 +326,10 @@ TEST(MatchPlay, AResumingClientGetsExactlyTheEventsItMissed) {
   Picker picker;
   for (std::uint64_t seq = 1; seq <= 3; ++seq) {
     auto legal = call(*alice.client, get_legal(id));
-    ASSERT_TRUE(call(*alice.client, submit(id, seq, *picker.pick(legal.legal().legal(), rules::Side::kA)))
-                    .command_result()
-                    .accepted());
+    ASSERT_TRUE(
+        call(*alice.client, submit(id, seq, *picker.pick(legal.legal().legal(), rules::Side::kA)))
+            .command_result()
+            .accepted());
   }
   Player back{greeted_client(server.ws_url()), "bob", ""};
   ASSERT_TRUE(call(*back.client, req::login("bob", "bob-password")).has_session());
@@ -342,7 +358,8 @@ TEST(MatchPlay, AMissedLiveDeadlineForfeitsAndDeadlinesSurviveARestart) {
     Player alice = registered(server.ws_url(), "alice");
     Player bob = registered(server.ws_url(), "bob");
     v1::ClientEnvelope create = req::create_match("optio/test", true);
-    create.mutable_create_match()->mutable_settings()->mutable_time_control()->set_seconds_per_move(30);
+    create.mutable_create_match()->mutable_settings()->mutable_time_control()->set_seconds_per_move(
+        30);
     auto created = call(*alice.client, create);
     ASSERT_TRUE(created.has_match_created()) << created.DebugString();
     id = created.match_created().match().match_id();
@@ -370,7 +387,7 @@ TEST(MatchPlay, AMissedLiveDeadlineForfeitsAndDeadlinesSurviveARestart) {
 // events. State hashes are NOT masked: a viewer's hash must not depend on hidden content.
 void mask(google::protobuf::Message* m) {
   static const std::set<std::string> kStrings = {"match_id", "dice_commitment", "commitment"};
-  static const std::set<std::string> kTimes = {"created_ms", "updated_ms", "deadline_a_ms",
+  static const std::set<std::string> kTimes = {"created_ms",    "updated_ms",  "deadline_a_ms",
                                                "deadline_b_ms", "deadline_ms", "sent_ms",
                                                "server_time_ms"};
   const auto* r = m->GetReflection();
@@ -380,11 +397,13 @@ void mask(google::protobuf::Message* m) {
     using FD = google::protobuf::FieldDescriptor;
     if (f->cpp_type() == FD::CPPTYPE_MESSAGE) {
       if (f->is_repeated()) {
-        for (int i = 0; i < r->FieldSize(*m, f); ++i) mask(r->MutableRepeatedMessage(m, f, i));
+        for (int i = 0; i < r->FieldSize(*m, f); ++i)
+          mask(r->MutableRepeatedMessage(m, f, i));
       } else {
         mask(r->MutableMessage(m, f));
       }
-    } else if (!f->is_repeated() && f->cpp_type() == FD::CPPTYPE_STRING && kStrings.count(f->name())) {
+    } else if (!f->is_repeated() && f->cpp_type() == FD::CPPTYPE_STRING &&
+               kStrings.count(f->name())) {
       r->SetString(m, f, "*");
     } else if (!f->is_repeated() && f->cpp_type() == FD::CPPTYPE_INT64 && kTimes.count(f->name())) {
       r->SetInt64(m, f, 0);
@@ -419,7 +438,8 @@ class Recording {
   }
   void drain() {
     std::string error;
-    while (auto frame = c_.next_frame(300ms, &error)) keep(*frame);
+    while (auto frame = c_.next_frame(300ms, &error))
+      keep(*frame);
   }
   Frames frames;
 
@@ -495,8 +515,9 @@ void expect_same(const std::vector<std::string>& a, const std::vector<std::strin
     v1::ServerEnvelope y;
     x.ParseFromString(a[i]);
     y.ParseFromString(b[i]);
-    ADD_FAILURE() << who << ": frame " << i << " differs:\n" << x.ShortDebugString().substr(0, 2000)
-                  << "\n---\n" << y.ShortDebugString().substr(0, 2000);
+    ADD_FAILURE() << who << ": frame " << i << " differs:\n"
+                  << x.ShortDebugString().substr(0, 2000) << "\n---\n"
+                  << y.ShortDebugString().substr(0, 2000);
     return;
   }
 }

@@ -34,7 +34,8 @@ SimRun run(const std::string& args) {
   if (p == nullptr) return r;
   std::array<char, 4096> buf{};
   std::size_t n = 0;
-  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) r.out.append(buf.data(), n);
+  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0)
+    r.out.append(buf.data(), n);
   const int status = pclose(p);
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   return r;
@@ -51,7 +52,8 @@ std::string dice_list(const std::string& path) {
   std::stringstream in(read(path));
   std::string out;
   int face = 0;
-  while (in >> face) out += (out.empty() ? "" : ",") + std::to_string(face);
+  while (in >> face)
+    out += (out.empty() ? "" : ",") + std::to_string(face);
   return out;
 }
 
@@ -65,9 +67,10 @@ std::string last_string(const std::string& out, const std::string& key) {
 }
 
 TEST(CastraSim, TheOptioTrainingGameRunsToItsResultAndGoldenHash) {
-  const SimRun r = run("run --scenario " + kSource + "/scenarios/optio/training.json --commands " +
-                    kSource + "/tests/rules/optio/data/training_game.jsonl --seed " + kSeed +
-                    " --dice " + dice_list(kSource + "/tests/rules/optio/data/training_game.dice"));
+  const SimRun r =
+      run("run --scenario " + kSource + "/scenarios/optio/training.json --commands " + kSource +
+          "/tests/rules/optio/data/training_game.jsonl --seed " + kSeed + " --dice " +
+          dice_list(kSource + "/tests/rules/optio/data/training_game.dice"));
   ASSERT_EQ(r.exit_code, 0) << r.out;
   EXPECT_EQ(last_string(r.out, "kind"), "WIN_B");
   std::set<int> routed;
@@ -92,7 +95,9 @@ std::vector<v1::ViewEvent> events_of(const std::string& out) {
   while (std::getline(lines, line)) {
     if (line.rfind(prefix, 0) != 0) continue;
     v1::ViewEvent e;
-    EXPECT_TRUE(pbu::JsonStringToMessage(line.substr(prefix.size(), line.size() - prefix.size() - 1), &e).ok());
+    EXPECT_TRUE(
+        pbu::JsonStringToMessage(line.substr(prefix.size(), line.size() - prefix.size() - 1), &e)
+            .ok());
     events.push_back(e);
   }
   return events;
@@ -101,9 +106,9 @@ std::vector<v1::ViewEvent> events_of(const std::string& out) {
 TEST(CastraSim, TheStandTrainingGameRunsToItsResultAndGoldenHash) {
   // The dice of tests/rules/stand/scripted_game_test.cpp: a tied roll-off rolled again,
   // then two d10s for fractions.
-  const SimRun r = run("run --scenario " + kSource + "/scenarios/stand/training.json --commands " +
-                       kSource + "/tests/rules/stand/data/training_game.jsonl --seed " + kSeed +
-                       " --dice 4,4,6,3,2,1");
+  const SimRun r =
+      run("run --scenario " + kSource + "/scenarios/stand/training.json --commands " + kSource +
+          "/tests/rules/stand/data/training_game.jsonl --seed " + kSeed + " --dice 4,4,6,3,2,1");
   ASSERT_EQ(r.exit_code, 0) << r.out;
   EXPECT_EQ(last_string(r.out, "kind"), "WIN_A");
   std::map<std::string, int> lost_a;
@@ -117,8 +122,10 @@ TEST(CastraSim, TheStandTrainingGameRunsToItsResultAndGoldenHash) {
     lost["cavalry"] += c.lost().cavalry();
     lost["chariots"] += c.lost().chariots();
   }
-  EXPECT_EQ(lost_a, (std::map<std::string, int>{{"archers", 0}, {"cavalry", 2}, {"chariots", 1}, {"infantry", 0}}));
-  EXPECT_EQ(lost_b, (std::map<std::string, int>{{"archers", 4}, {"cavalry", 0}, {"chariots", 0}, {"infantry", 8}}));
+  EXPECT_EQ(lost_a, (std::map<std::string, int>{
+                        {"archers", 0}, {"cavalry", 2}, {"chariots", 1}, {"infantry", 0}}));
+  EXPECT_EQ(lost_b, (std::map<std::string, int>{
+                        {"archers", 4}, {"cavalry", 0}, {"chariots", 0}, {"infantry", 8}}));
   std::string golden;
   std::istringstream(read(kSource + "/tests/data/stand_training.hash")) >> golden;
   EXPECT_EQ(last_string(r.out, "final_state_hash"), golden);
@@ -126,9 +133,10 @@ TEST(CastraSim, TheStandTrainingGameRunsToItsResultAndGoldenHash) {
 
 TEST(CastraSim, ARefusedCommandPrintsItsRuleAndExitsThree) {
   const std::string script = ::testing::TempDir() + "/refused.jsonl";
-  std::ofstream(script) << "{\"side\":\"SIDE_B\",\"command\":{\"optio\":{\"end_deployment\":{}}}}\n";
+  std::ofstream(script)
+      << "{\"side\":\"SIDE_B\",\"command\":{\"optio\":{\"end_deployment\":{}}}}\n";
   const SimRun r = run("run --scenario " + kSource + "/scenarios/optio/training.json --commands " +
-                    script + " --seed " + kSeed);
+                       script + " --seed " + kSeed);
   EXPECT_EQ(r.exit_code, 3) << r.out;
   EXPECT_NE(r.out.find("\"refused\":{\"line\":1"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("match.turn"), std::string::npos) << r.out;
@@ -139,7 +147,8 @@ TEST(CastraSim, ARefusedCommandPrintsItsRuleAndExitsThree) {
 // square for `a_length` squares, zigzagging when `a_zigzag`.
 std::unique_ptr<wire::AnyMatch> play_optio(int phases, int a_length, bool a_zigzag) {
   v1::ScenarioFile scenario;
-  EXPECT_TRUE(pbu::JsonStringToMessage(read(kSource + "/scenarios/optio/training.json"), &scenario).ok());
+  EXPECT_TRUE(
+      pbu::JsonStringToMessage(read(kSource + "/scenarios/optio/training.json"), &scenario).ok());
   match::Bytes32 seed{};
   seed.fill(0x5A);
   auto made = wire::make_match({"verify-optio", scenario, "", seed});
@@ -243,11 +252,13 @@ TEST(OptioNonInterference, OrdersCardsNeverReachTheOpponentOrSpectatorsBeforeThe
   }
   ASSERT_GT(planted.size(), 8u);
   for (rules::Viewer v : {rules::Viewer::kSideB, rules::Viewer::kSpectator}) {
-    EXPECT_EQ(stream_for(*one, v, true), stream_for(*two, v, true)) << "viewer " << static_cast<int>(v);
+    EXPECT_EQ(stream_for(*one, v, true), stream_for(*two, v, true))
+        << "viewer " << static_cast<int>(v);
     EXPECT_EQ(stream_for(*one, v, false).find(planted), std::string::npos);
   }
   EXPECT_NE(stream_for(*one, rules::Viewer::kSideA, false).find(planted), std::string::npos);
-  EXPECT_NE(stream_for(*one, rules::Viewer::kSideB, false), stream_for(*two, rules::Viewer::kSideB, false));
+  EXPECT_NE(stream_for(*one, rules::Viewer::kSideB, false),
+            stream_for(*two, rules::Viewer::kSideB, false));
 }
 
 SimRun verify(const v1::MatchRecord& record, const std::string& name) {
@@ -275,7 +286,8 @@ TEST(CastraSimVerify, AnHonestRecordVerifies) {
 // A STAND! match on fair dice: the roll-off, then side B resigns.
 v1::MatchRecord stand_record() {
   v1::ScenarioFile scenario;
-  EXPECT_TRUE(pbu::JsonStringToMessage(read(kSource + "/scenarios/stand/training.json"), &scenario).ok());
+  EXPECT_TRUE(
+      pbu::JsonStringToMessage(read(kSource + "/scenarios/stand/training.json"), &scenario).ok());
   match::Bytes32 seed{};
   seed.fill(0x33);
   auto made = wire::make_match({"verify-stand", scenario, "", seed});
@@ -341,7 +353,8 @@ TEST(CastraSimVerify, ASwappedOrdersCardFails) {
   };
   swap(entry->mutable_command()->mutable_optio()->mutable_submit_orders()->mutable_paths(0));
   for (auto& e : *entry->mutable_events()) {
-    if (e.optio().has_orders_card()) swap(e.mutable_optio()->mutable_orders_card()->mutable_paths(0));
+    if (e.optio().has_orders_card())
+      swap(e.mutable_optio()->mutable_orders_card()->mutable_paths(0));
   }
   const SimRun r = verify(rec, "swapped-card");
   EXPECT_EQ(r.exit_code, 4) << r.out;

@@ -18,9 +18,13 @@ namespace castra::testing {
 
 namespace fs = std::filesystem;
 
-std::string binary_dir() { return CASTRA_BINARY_DIR; }
+std::string binary_dir() {
+  return CASTRA_BINARY_DIR;
+}
 
-std::string source_dir() { return CASTRA_SOURCE_DIR; }
+std::string source_dir() {
+  return CASTRA_SOURCE_DIR;
+}
 
 std::string make_temp_dir(const std::string& prefix) {
   std::string tmpl = (fs::temp_directory_path() / (prefix + "-XXXXXX")).string();
@@ -33,8 +37,13 @@ ServerProcess::ServerProcess(std::vector<std::string> extra, std::string data_di
   const std::string port_file = data_dir_ + "/port";
   fs::remove(port_file);
   log_path_ = data_dir_ + "/server.log";
-  std::vector<std::string> args = {binary_dir() + "/server/castra-server", "--port", "0",
-                                   "--data-dir", data_dir_, "--port-file", port_file};
+  std::vector<std::string> args = {binary_dir() + "/server/castra-server",
+                                   "--port",
+                                   "0",
+                                   "--data-dir",
+                                   data_dir_,
+                                   "--port-file",
+                                   port_file};
   args.insert(args.end(), extra.begin(), extra.end());
 
   pid_ = fork();
@@ -43,7 +52,8 @@ ServerProcess::ServerProcess(std::vector<std::string> extra, std::string data_di
     dup2(fd, 1);
     dup2(fd, 2);
     std::vector<char*> argv;
-    for (auto& a : args) argv.push_back(a.data());
+    for (auto& a : args)
+      argv.push_back(a.data());
     argv.push_back(nullptr);
     execv(argv[0], argv.data());
     _exit(127);
@@ -120,7 +130,8 @@ HttpReply http_get(std::uint16_t port, const std::string& target) {
   std::string raw;
   char buf[4096];
   ssize_t n = 0;
-  while ((n = recv(fd, buf, sizeof buf, 0)) > 0) raw.append(buf, static_cast<std::size_t>(n));
+  while ((n = recv(fd, buf, sizeof buf, 0)) > 0)
+    raw.append(buf, static_cast<std::size_t>(n));
   close(fd);
   if (raw.rfind("HTTP/1.1 ", 0) != 0) return reply;
   reply.status = std::atoi(raw.c_str() + 9);

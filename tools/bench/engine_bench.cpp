@@ -51,7 +51,8 @@ const Script& optio_training() {
     }
     std::istringstream dice(read(root + "/tests/rules/optio/data/training_game.dice"));
     int face = 0;
-    while (dice >> face) s.dice.push_back(face);
+    while (dice >> face)
+      s.dice.push_back(face);
     return s;
   }();
   return kScript;
@@ -70,7 +71,8 @@ void BM_FairRollD6(benchmark::State& state) {
   castra::match::DiceInputs in;
   in.match_id = "bench";
   std::uint64_t n = 0;
-  for (auto _ : state) benchmark::DoNotOptimize(castra::match::fair_roll(in, n++, castra::rules::Die::kD6));
+  for (auto _ : state)
+    benchmark::DoNotOptimize(castra::match::fair_roll(in, n++, castra::rules::Die::kD6));
 }
 BENCHMARK(BM_FairRollD6);
 
@@ -80,7 +82,8 @@ void BM_OptioTrainingGame(benchmark::State& state) {
   {
     auto m = fresh(s);
     for (const auto& line : s.lines) {
-      if (!m->submit(line.side() == castra::v1::SIDE_B ? Side::kB : Side::kA, line.command(), salt)) {
+      if (!m->submit(line.side() == castra::v1::SIDE_B ? Side::kB : Side::kA, line.command(),
+                     salt)) {
         state.SkipWithError("the training game's script is refused");
         return;
       }
@@ -93,8 +96,8 @@ void BM_OptioTrainingGame(benchmark::State& state) {
   for (auto _ : state) {
     auto m = fresh(s);
     for (const auto& line : s.lines) {
-      auto done = m->submit(line.side() == castra::v1::SIDE_B ? Side::kB : Side::kA,
-                            line.command(), salt);
+      auto done =
+          m->submit(line.side() == castra::v1::SIDE_B ? Side::kB : Side::kA, line.command(), salt);
       benchmark::DoNotOptimize(done.ok());
     }
   }
@@ -106,13 +109,15 @@ BENCHMARK(BM_OptioTrainingGame)->Unit(benchmark::kMillisecond);
 
 void BM_OptioStateHash(benchmark::State& state) {
   auto m = fresh(optio_training());
-  for (auto _ : state) benchmark::DoNotOptimize(m->full_state_hash());
+  for (auto _ : state)
+    benchmark::DoNotOptimize(m->full_state_hash());
 }
 BENCHMARK(BM_OptioStateHash);
 
 void BM_OptioSpectatorSnapshot(benchmark::State& state) {
   auto m = fresh(optio_training());
-  for (auto _ : state) benchmark::DoNotOptimize(m->snapshot(Viewer::kSpectator).ByteSizeLong());
+  for (auto _ : state)
+    benchmark::DoNotOptimize(m->snapshot(Viewer::kSpectator).ByteSizeLong());
 }
 BENCHMARK(BM_OptioSpectatorSnapshot);
 
@@ -126,7 +131,8 @@ void BM_OptioLegalCommands(benchmark::State& state) {
                     s.lines[i].command(), salt);
   }
   const Side side = m->acting().a ? Side::kA : Side::kB;
-  for (auto _ : state) benchmark::DoNotOptimize(m->legal(side).ByteSizeLong());
+  for (auto _ : state)
+    benchmark::DoNotOptimize(m->legal(side).ByteSizeLong());
 }
 BENCHMARK(BM_OptioLegalCommands);
 

@@ -1,9 +1,9 @@
 // castra-sim: runs a scenario and a command script offline, printing every event as a JSON
 // line, and verifies exported match records. Formats: docs/formats.md sections 5 and 6.
-#include <CLI/CLI.hpp>
 #include <google/protobuf/struct.pb.h>
 #include <google/protobuf/util/json_util.h>
 #include <sodium.h>
+#include <CLI/CLI.hpp>
 
 #include <cstdio>
 #include <fstream>
@@ -171,15 +171,14 @@ int run(const RunOptions& o) {
       std::cerr << "castra-sim: " << o.commands << ":" << number << ": " << st << "\n";
       return kExitUsage;
     }
-    const auto side = step.side() == castra::v1::SIDE_B ? castra::rules::Side::kB
-                                                         : castra::rules::Side::kA;
+    const auto side =
+        step.side() == castra::v1::SIDE_B ? castra::rules::Side::kB : castra::rules::Side::kA;
     std::optional<castra::rules::RuleError> refused;
     if (step.resign()) {
       refused = m.end(castra::match::EndReason::kResigned, side,
-                      castra::rules::Outcome::win(castra::rules::other(side),
-                                                  std::string("side ") +
-                                                      castra::rules::side_letter(side) +
-                                                      " resigned"));
+                      castra::rules::Outcome::win(
+                          castra::rules::other(side),
+                          std::string("side ") + castra::rules::side_letter(side) + " resigned"));
     } else {
       auto done = m.submit(side, step.command(), derive(seed, "castra-sim/salt", number));
       if (!done) refused = done.error();
@@ -195,7 +194,8 @@ int run(const RunOptions& o) {
   }
 
   if (o.print_state) {
-    std::cout << "{\"state\":" << to_json_line(m.snapshot(castra::rules::Viewer::kEveryone)) << "}\n";
+    std::cout << "{\"state\":" << to_json_line(m.snapshot(castra::rules::Viewer::kEveryone))
+              << "}\n";
   }
   std::cout << "{\"final_state_hash\":\"" << castra::match::to_hex(m.full_state_hash()) << "\"";
   if (auto outcome = m.outcome()) {
@@ -247,17 +247,24 @@ int main(int argc, char** argv) {
   CLI::App app{"castra-sim: play and verify Castra matches offline"};
   app.require_subcommand(1);
   RunOptions o;
-  auto* run_cmd = app.add_subcommand("run", "Play a scenario and a command script; print the events as JSON lines");
-  run_cmd->add_option("--scenario", o.scenario, "Scenario file (castra.v1.ScenarioFile JSON)")->required();
-  run_cmd->add_option("--commands", o.commands, "Command script (castra.v1.ScriptLine JSON lines)")->required();
+  auto* run_cmd = app.add_subcommand(
+      "run", "Play a scenario and a command script; print the events as JSON lines");
+  run_cmd->add_option("--scenario", o.scenario, "Scenario file (castra.v1.ScenarioFile JSON)")
+      ->required();
+  run_cmd->add_option("--commands", o.commands, "Command script (castra.v1.ScriptLine JSON lines)")
+      ->required();
   run_cmd->add_flag("--state", o.print_state, "Also print the final state as JSON");
-  run_cmd->add_option("--seed", o.seed_hex, "Server seed, 64 hex digits (fixes the players' entropy too)");
+  run_cmd->add_option("--seed", o.seed_hex,
+                      "Server seed, 64 hex digits (fixes the players' entropy too)");
   run_cmd->add_option("--dice", o.dice, "Force the next rolls, e.g. 3,1,6 (clamped to each die)");
-  run_cmd->add_option("--record", o.record, "Write the match record (JSON) when the match has ended");
+  run_cmd->add_option("--record", o.record,
+                      "Write the match record (JSON) when the match has ended");
   run_cmd->add_option("--rules-version", o.version, "Rules version (default: the current one)");
   std::string record_path;
-  auto* verify_cmd = app.add_subcommand("verify", "Re-check every step of an exported match record");
-  verify_cmd->add_option("record", record_path, "Match record (castra.v1.MatchRecord JSON)")->required();
+  auto* verify_cmd =
+      app.add_subcommand("verify", "Re-check every step of an exported match record");
+  verify_cmd->add_option("record", record_path, "Match record (castra.v1.MatchRecord JSON)")
+      ->required();
   CLI11_PARSE(app, argc, argv);
   if (run_cmd->parsed()) return run(o);
   return verify(record_path);
