@@ -642,6 +642,10 @@ void Client::on_push(const v1::ServerEnvelope& e) {
       break;
     case v1::ServerEnvelope::kPresence:
       if (e.presence().match_id() == id) {
+        if (match_.role == v1::ROLE_PLAYER && e.presence().side() != match_.side) {
+          match_.opponent_away = !e.presence().connected();
+          match_.claim_from_ms = e.presence().connected() ? 0 : e.presence().grace_ends_ms();
+        }
         std::string text = side_name(e.presence().side()) +
                            (e.presence().connected() ? " is back." : " has disconnected.");
         if (e.presence().grace_ends_ms() > 0 && !e.presence().connected()) {

@@ -1,9 +1,8 @@
 // Client: what castra-client knows (the account, the lobby, the open match as the server last
-// described it) and the verbs the screens call (log in, create, join, spectate, submit...).
-// It keeps its picture of a match only from the server's snapshots and events: after every
-// MatchUpdate that brings events it asks for a fresh snapshot (SubscribeMatch without a last
-// event). Offline (--snapshot), it shows saved MatchUpdate / Snapshot JSON and writes would-be
-// commands to a file. Render thread only.
+// described it) and the verbs the screens call. Its picture of a match comes only from the
+// server: after a MatchUpdate with events it asks for a fresh snapshot. Offline (--snapshot)
+// it shows saved MatchUpdate/Snapshot JSON and writes would-be commands to a file. Render
+// thread only.
 #pragma once
 
 #include <chrono>
@@ -79,6 +78,9 @@ struct MatchData {
   // same client_seq on reconnecting (the server answers a repeat with the first result).
   std::optional<v1::SubmitCommand> unanswered;
   std::string refusal;  // the last refusal of a command, in words
+  // The opponent's connection, from PresenceChanged: away, and when the win may be claimed.
+  bool opponent_away = false;
+  std::int64_t claim_from_ms = 0;
 };
 
 // Settings of the "new match" form.

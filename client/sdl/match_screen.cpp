@@ -18,6 +18,7 @@ constexpr int kActionResign = 1;
 constexpr int kActionOrders = 2;
 constexpr int kActionDraw = 3;
 constexpr int kActionWithdraw = 4;
+constexpr int kActionClaim = 5;
 constexpr int kChatLines = 3;
 
 std::int64_t unix_ms() {
@@ -619,6 +620,14 @@ void MatchScreen::draw_controls(Ui& ui, Client& client, const SDL_Rect& r) {
             kActionResign);
       }
       x += 98;
+      // The opponent has been away past the grace period while it had to act.
+      if (m.opponent_away && m.claim_from_ms > 0 && unix_ms() >= m.claim_from_ms) {
+        if (ui.button(SDL_Rect{x, y, 110, h}, "Claim win", ButtonStyle::kPrimary)) {
+          ask("Your opponent has been away past the grace period. Claim the win?", "Claim win",
+              std::nullopt, kActionClaim);
+        }
+        x += 118;
+      }
     }
     if (m.summary.status() == v1::MATCH_OPEN && !m.offline &&
         m.summary.creator() == client.account().name) {
@@ -721,6 +730,9 @@ void MatchScreen::draw_confirm(Ui& ui, Client& client) {
         break;
       case kActionWithdraw:
         client.withdraw();
+        break;
+      case kActionClaim:
+        client.claim_win();
         break;
       default:
         break;

@@ -293,6 +293,34 @@ TEST(ClientLobby, SaysSoWhenNoServerAnswers) {
       << log_of(dir);
 }
 
+TEST(ClientLobby, SignsInOverWssTrustingTheServersCertificate) {
+  const std::string tls = testing::source_dir() + "/tests/data/tls";
+  auto flags = server_flags();
+  flags.insert(flags.end(),
+               {"--tls-cert", tls + "/test_cert.pem", "--tls-key", tls + "/test_key.pem"});
+  testing::ServerProcess server(flags);
+  ASSERT_TRUE(server.started()) << server.log();
+  const std::string url = "wss://127.0.0.1:" + std::to_string(server.port()) + "/ws";
+  const std::string dir = dir_for("wss");
+  testing::write_file(dir + "/script.txt",
+                      "wait connected\nclick-button name\ntype erin\n"
+                      "click-button password\ntype erin-password\nclick-button Register\n"
+                      "wait screen lobby\nquit\n");
+  ASSERT_EQ(testing::run_client(dir, {"--server", url, "--ca", tls + "/test_cert.pem", "--script",
+                                      dir + "/script.txt", "--exit-after", "60"}),
+            0)
+      << log_of(dir);
+  // Without trusting the certificate the client does not connect, and says why.
+  const std::string dir2 = dir_for("wss-untrusted");
+  testing::write_file(
+      dir2 + "/script.txt",
+      "click-button Watch as guest\nwait message Not connected timeout=15000\nquit\n");
+  ASSERT_EQ(testing::run_client(
+                dir2, {"--server", url, "--script", dir2 + "/script.txt", "--exit-after", "40"}),
+            0)
+      << log_of(dir2);
+}
+
 // ---- Matches: they need the server's match runtime -----------------------------------------
 
 constexpr const char* kNeedsRuntime =
