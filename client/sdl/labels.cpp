@@ -349,7 +349,11 @@ std::string describe_error(const v1::Error& e) {
   const std::string& detail = e.message();
   // The client's own errors (no connection) carry no code: their message says it all.
   if (e.code() == v1::ERROR_UNSPECIFIED && !detail.empty()) return detail + ".";
-  if (!detail.empty() && detail != what) what += " " + detail;
+  // The server's own words add the particulars (which field, how long); they follow ours.
+  if (!detail.empty() && detail != what) {
+    if (!what.empty() && what.back() == '.') what.pop_back();
+    what += ": " + detail;
+  }
   if (e.retry_after_ms() > 0) {
     what += " Try again in " + std::to_string((e.retry_after_ms() + 999) / 1000) + " s.";
   }

@@ -50,7 +50,7 @@ void LoginScreen::draw(Ui& ui, Client& client) {
     client.connect(server_);
   }
   const int w = 480;
-  const int h = 430;
+  const int h = 470;
   const SDL_Rect card{(ui.width() - w) / 2, std::max(20, (ui.height() - h) / 2 - 20), w, h};
   p.fill_round_rect(SDL_Rect{card.x + 4, card.y + 6, card.w, card.h}, 12, SDL_Color{0, 0, 0, 80});
   p.fill_round_rect(card, 12, theme::kPanel);
@@ -117,6 +117,16 @@ void LoginScreen::draw(Ui& ui, Client& client) {
   for (const auto& line : p.wrap(status, 13, fw)) {
     p.text(line, fx, y, 13, color);
     y += 17;
+  }
+  // The last refusal, in the card where the player looks.
+  const auto& msgs = client.messages();
+  if (!msgs.empty() && msgs.back().kind == MessageKind::kError &&
+      std::chrono::steady_clock::now() - msgs.back().at < std::chrono::seconds(30)) {
+    y += 6;
+    for (const auto& line : p.wrap(msgs.back().text, 14, fw, Weight::kBold)) {
+      p.text(line, fx, y, 14, theme::rgb(0xFF7B6B), Align::kLeft, Weight::kBold);
+      y += 18;
+    }
   }
   if (!ui.typing() && name_.empty() && !ui.blocked()) ui.focus("name");
 }
