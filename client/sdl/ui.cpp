@@ -90,6 +90,9 @@ bool Ui::button(const SDL_Rect& r, const std::string& label, ButtonStyle style, 
     fill = theme::kButtonHot;
   if (!enabled) fill = theme::kButtonDisabled;
   p_.fill_round_rect(r, 6, fill);
+  // A label too long for its button is set smaller rather than spilling out.
+  while (font_size > 9 && p_.text_width(label, font_size, Weight::kBold) > r.w - 18)
+    --font_size;
   p_.text_centered(label, static_cast<float>(r.x) + r.w / 2.0f,
                    static_cast<float>(r.y) + r.h / 2.0f, font_size,
                    enabled ? theme::kText : theme::kTextDim, Weight::kBold);
