@@ -22,7 +22,10 @@ v1::ServerEnvelope synthetic_error(v1::ErrorCode code, const std::string& messag
 }  // namespace
 
 Session::~Session() {
-  disconnect();
+  // Nobody is left to hear the pending requests' failures: drop them unanswered.
+  pending_.clear();
+  waiting_.clear();
+  link_.reset();
 }
 
 void Session::connect(const std::string& url, const ClientOptions& options) {
