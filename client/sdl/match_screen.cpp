@@ -123,6 +123,7 @@ void MatchScreen::ask(const std::string& question, const std::string& yes,
   confirm_yes_ = yes;
   confirm_command_ = std::move(cmd);
   confirm_action_ = action;
+  confirm_fresh_ = true;
 }
 
 void MatchScreen::draw(Ui& ui, Client& client) {
@@ -708,6 +709,8 @@ void MatchScreen::draw_confirm(Ui& ui, Client& client) {
     y += p.line_height(16);
   }
   const int by = box.y + box.h - 56;
+  ui.set_blocked(confirm_fresh_);
+  confirm_fresh_ = false;
   bool yes =
       ui.button(SDL_Rect{box.x + 24, by, 200, 36}, confirm_yes_,
                 confirm_action_ == kActionResign ? ButtonStyle::kDanger : ButtonStyle::kPrimary,
@@ -738,6 +741,7 @@ void MatchScreen::draw_confirm(Ui& ui, Client& client) {
         break;
     }
   }
+  ui.set_blocked(false);
   if (yes || no) confirm_question_.clear();
 }
 

@@ -82,6 +82,9 @@ class MatchScreen {
   std::string confirm_yes_;
   std::optional<v1::GameCommand> confirm_command_;
   int confirm_action_ = 0;  // 0: submit the command; 1: resign; 2: submit orders; 3: offer draw
+  // The dialog takes no input in the frame that opened it, so the key that opened it (Return
+  // on "End phase") does not also answer it.
+  bool confirm_fresh_ = false;
   // "Your move": a gold flash for a moment and a chime.
   std::uint64_t seen_your_move_ = 0;
   std::chrono::steady_clock::time_point flash_until_{};

@@ -515,3 +515,26 @@ TEST(ClientDeployment, PlacesStandFiguresInTheZoneByClicks) {
 
 }  // namespace
 }  // namespace castra
+
+namespace castra {
+namespace {
+
+TEST(ClientConfirmation, EndingAPhaseAsksFirstEvenFromTheKeyboard) {
+  auto m = testing::optio_training(44);
+  ASSERT_TRUE(m);
+  const OfflineRun r = run_offline("confirm", testing::offline_view(*m, rules::Side::kA),
+                                   "wait legal\nkey Return\nframes 2\nscreenshot asked.png\n"
+                                   "key Escape\nframes 2\nkey Return\nframes 2\nkey Return\n"
+                                   "frames 2\nquit\n");
+  ASSERT_EQ(r.exit_code, 0) << log_of(r);
+  auto p = Picture::load(r.dir + "/asked.png");
+  ASSERT_TRUE(p);
+  EXPECT_TRUE(p->region("confirm")) << "Return opens the question";
+  // Escape said no; the second Return opened it again and the third said yes: one command.
+  const auto commands = testing::read_commands(r.dir + "/commands.jsonl");
+  ASSERT_EQ(commands.size(), 1u);
+  EXPECT_TRUE(commands[0].command().optio().has_end_phase());
+}
+
+}  // namespace
+}  // namespace castra
