@@ -350,6 +350,12 @@ void draw_optio_board(Painter& p, const SDL_Rect& area, const SquareGeometry& g,
     const PointF m = g.centre(f.col, f.row);
     p.ring(m, c * 0.46f, std::max(2.0f, c * 0.05f), theme::rgb(0xFF3B30, 200));
   }
+  // The corridor the subcommander being drawn for will have to stay in.
+  for (const auto& sq : ov.corridor) {
+    const SDL_FRect r = g.rect(sq.col, sq.row);
+    p.fill_polygon({{r.x, r.y}, {r.x + c, r.y}, {r.x + c, r.y + c}, {r.x, r.y + c}},
+                   SDL_Color{255, 255, 255, 38});
+  }
   // Orders paths.
   for (const auto& path : ov.paths) {
     if (path.squares.empty()) continue;

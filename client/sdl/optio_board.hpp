@@ -33,6 +33,7 @@ struct OptioOverlay {
   };
   std::vector<Path> paths;      // orders paths (the editor's, or the player's own card)
   std::vector<Cell> path_next;  // squares the active path may be extended to
+  std::vector<Cell> corridor;   // squares within the active subcommander's range of his path
   // The last move made (from, through, to) and the squares where fights just happened.
   std::vector<Cell> trail;
   std::vector<Cell> flashes;

@@ -375,6 +375,21 @@ OptioOverlay OptioPlay::board(Ui& ui, Client& client, const SDL_Rect& area,
     }
     if (!paths_.empty()) {
       const auto& path = paths_[static_cast<std::size_t>(active_path_)];
+      // Where he may range from his path once play begins: within his range (king's moves)
+      // of some square of it. Shown to help plan; the server judges every move.
+      int range = 2;
+      for (const auto& ld : s->leaders())
+        if (ld.id() == path.leader() && ld.range() > 0) range = ld.range();
+      for (int row = 1; row <= s->rows(); ++row) {
+        for (int col = 1; col <= s->cols(); ++col) {
+          for (const auto& sq : path.squares()) {
+            if (std::abs(sq.col() - col) <= range && std::abs(sq.row() - row) <= range) {
+              ov.corridor.push_back({col, row});
+              break;
+            }
+          }
+        }
+      }
       const auto& last = path.squares(path.squares_size() - 1);
       for (int dr = -1; dr <= 1; ++dr) {
         for (int dc = -1; dc <= 1; ++dc) {
