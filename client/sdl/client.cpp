@@ -615,6 +615,8 @@ void Client::on_push(const v1::ServerEnvelope& e) {
         match_.summary = m;
         if (started) {
           say("Your opponent has joined: the match begins.", MessageKind::kOk);
+          // A room entered before the start may have had no picture to send: ask afresh.
+          match_.resync_in_flight = false;
           resync();
         }
       }

@@ -7,6 +7,7 @@
 #include <deque>
 #include <functional>
 #include <set>
+#include <thread>
 
 #include <google/protobuf/util/json_util.h>
 
@@ -422,6 +423,35 @@ TEST(ClientLiveOptio, PlaysItsOrdersAndAnAdvanceByClicksAndTheBoardFollowsTheSer
   auto top_after = e->region("top-bar");
   ASSERT_TRUE(top_after);
   EXPECT_LT(e->count(rgb(theme::kYourMove), *top_after), top_after->w * top_after->h / 4);
+}
+
+TEST(ClientLiveLobby, TheCreatorSeesTheBoardOnceAnOpponentJoins) {
+  testing::ServerProcess server(server_flags());
+  ASSERT_TRUE(server.started()) << server.log();
+  const std::string dir = dir_for("live-join");
+  testing::write_file(
+      dir + "/script.txt",
+      "wait connected\nclick-button name\ntype alice\n"
+      "click-button password\ntype alice-password\nclick-button Register\n"
+      "wait screen lobby\nclick-button stand/training\nclick-button Create match\n"
+      "wait screen match\n"
+      "wait snapshot timeout=30000\nwait idle\nframes 3\nscreenshot started.png\nquit\n");
+  testing::ClientProcess client(
+      dir, {"--server", server.ws_url(), "--script", dir + "/script.txt", "--exit-after", "90"});
+  // Bob joins the match as soon as the lobby lists it.
+  Seat bob = Seat::registered(server.ws_url(), "bob");
+  std::string id;
+  for (int i = 0; i < 300 && id.empty(); ++i) {
+    const auto listed = bob.call(client::requests::list_matches(v1::MATCH_OPEN));
+    if (listed.matches().matches_size() > 0) id = listed.matches().matches(0).match_id();
+    if (id.empty()) std::this_thread::sleep_for(100ms);
+  }
+  ASSERT_FALSE(id.empty()) << "the client's match never appeared in the lobby";
+  bob.join(id);
+  ASSERT_EQ(client.wait(90s), 0) << log_of(dir);
+  auto p = Picture::load(dir + "/started.png");
+  ASSERT_TRUE(p);
+  EXPECT_TRUE(p->cell(0, 0)) << "the board is drawn";
 }
 
 TEST(ClientLiveStand, MovesFiguresByClicksAndTheBoardFollowsTheServer) {
