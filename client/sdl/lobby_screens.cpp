@@ -47,7 +47,12 @@ void LoginScreen::draw(Ui& ui, Client& client) {
   draw_backdrop(p, ui.width(), ui.height());
   if (!connected_once_) {
     connected_once_ = true;
-    client.connect(server_);
+    // Connect at once, unless --name/--guest already did (a second connect would drop the
+    // log-in under way).
+    if (client.session().status() == Session::Status::kOffline ||
+        client.session().url() != server_) {
+      client.connect(server_);
+    }
   }
   const int w = 480;
   const int h = 470;
