@@ -100,7 +100,7 @@ std::unique_ptr<wire::AnyMatch> scenario(const std::string& file) {
   return std::move(*made);
 }
 
-TEST(ClientReadme, DISABLED_WritesTheScreenshots) {
+TEST(ClientReadme, WritesTheScreenshots) {
   // Optio: Cannae after two turns' advances; a Roman unit selected.
   auto cannae = scenario("optio/cannae.json");
   cannae->seat(rules::Side::kA, "a");
