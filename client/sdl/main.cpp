@@ -1,41 +1,95 @@
 // castra-client: the SDL2 program. It renders what the server sends and submits the
-// player's choices; it links no rules engine (tests/walls checks). Flags: docs/client.md.
+// player's choices; it links no rules engine (tests/walls checks).
 #include <CLI/CLI.hpp>
+#include <SDL.h>
+#include <SDL_image.h>
+#include <SDL_ttf.h>
 
-#include "client/sdl/app.hpp"
+#include <cstdio>
+#include <string>
+
+namespace {
+
+constexpr const char* kFontPath = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf";
+
+struct Options {
+  std::string server = "ws://127.0.0.1:8080/ws";
+  std::string screenshot;
+  int width = 1280;
+  int height = 800;
+};
+
+// Writes the renderer's current picture as a PNG.
+bool save_screenshot(SDL_Renderer* renderer, int w, int h, const std::string& path) {
+  SDL_Surface* surface = SDL_CreateRGBSurfaceWithFormat(0, w, h, 32, SDL_PIXELFORMAT_RGBA32);
+  if (surface == nullptr) return false;
+  const bool ok = SDL_RenderReadPixels(renderer, nullptr, SDL_PIXELFORMAT_RGBA32, surface->pixels,
+                                       surface->pitch) == 0 &&
+                  IMG_SavePNG(surface, path.c_str()) == 0;
+  SDL_FreeSurface(surface);
+  return ok;
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
-  castra::client::AppOptions o;
+  Options options;
   CLI::App app{"castra-client: play Optio and Ancient STAND! on a Castra server"};
-  app.add_option("--server", o.server, "Server address (ws://HOST:PORT/ws or wss://...)")
+  app.add_option("--server", options.server, "Server address (ws://HOST:PORT/ws)")
       ->capture_default_str();
-  app.add_option("--ca", o.ca_file, "wss:// only: also trust the certificates in this PEM file");
-  app.add_flag("--insecure", o.insecure, "wss:// only: accept any certificate (testing only)");
-  app.add_option("--name", o.name, "Log in with this name at start");
-  app.add_option("--password", o.password, "... and this password");
-  app.add_flag("--register", o.register_account, "Register --name instead of logging in");
-  app.add_flag("--guest", o.guest, "Sign in as a guest (to watch) at start");
-  app.add_option("--open", o.open_match, "Then open this match (play it, or watch it)");
-  app.add_option("--snapshot", o.snapshot,
-                 "Offline: render a saved castra.v1.Snapshot or Subscribed JSON (or castra-sim "
-                 "run --state output) instead of connecting");
-  app.add_option("--commands-out", o.commands_out,
-                 "Offline: append the commands the player makes to this file (JSON lines)");
-  app.add_option("--screenshot", o.screenshot,
-                 "Write a PNG of the first frame that shows a match state (the first frame when "
-                 "none is coming), then exit unless a --script runs");
-  app.add_option("--screenshot-when", o.screenshot_when,
-                 "Take the --screenshot at the first frame where this script condition holds");
-  app.add_option("--script", o.script, "Run the UI steps of this file (docs/client.md)");
-  app.add_option("--font-dir", o.font_dir, "Where DejaVuSans.ttf is")->capture_default_str();
-  app.add_option("--width", o.width)->capture_default_str();
-  app.add_option("--height", o.height)->capture_default_str();
-  app.add_option("--exit-after", o.exit_after_seconds,
-                 "Give up (exit 3) after this many seconds; 0 never");
-  bool mute = false;
-  app.add_flag("--mute", mute, "No chime when it becomes your move");
+  app.add_option("--screenshot", options.screenshot,
+                 "Write a PNG of the first frame to FILE and exit");
+  app.add_option("--width", options.width)->capture_default_str();
+  app.add_option("--height", options.height)->capture_default_str();
   CLI11_PARSE(app, argc, argv);
-  o.sound = !mute;
-  castra::client::App client(o);
-  return client.run();
+
+  if (SDL_Init(SDL_INIT_VIDEO) != 0 || TTF_Init() != 0) {
+    std::fprintf(stderr, "castra-client: SDL: %s\n", SDL_GetError());
+    return 1;
+  }
+  SDL_Window* window =
+      SDL_CreateWindow("Castra", SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, options.width,
+                       options.height, SDL_WINDOW_RESIZABLE);
+  SDL_Renderer* renderer =
+      window != nullptr ? SDL_CreateRenderer(window, -1, SDL_RENDERER_SOFTWARE) : nullptr;
+  TTF_Font* font = TTF_OpenFont(kFontPath, 28);
+  if (renderer == nullptr || font == nullptr) {
+    std::fprintf(stderr, "castra-client: %s\n", SDL_GetError());
+    return 1;
+  }
+
+  bool running = true;
+  while (running) {
+    SDL_Event event;
+    while (SDL_PollEvent(&event) != 0) {
+      if (event.type == SDL_QUIT) running = false;
+    }
+    int w = 0;
+    int h = 0;
+    SDL_GetRendererOutputSize(renderer, &w, &h);
+    SDL_SetRenderDrawColor(renderer, 38, 42, 48, 255);
+    SDL_RenderClear(renderer);
+    const std::string title = "Castra  -  " + options.server;
+    SDL_Surface* text = TTF_RenderUTF8_Blended(font, title.c_str(), SDL_Color{236, 228, 206, 255});
+    if (text != nullptr) {
+      SDL_Texture* tex = SDL_CreateTextureFromSurface(renderer, text);
+      SDL_Rect dst{(w - text->w) / 2, (h - text->h) / 2, text->w, text->h};
+      SDL_RenderCopy(renderer, tex, nullptr, &dst);
+      SDL_DestroyTexture(tex);
+      SDL_FreeSurface(text);
+    }
+    if (!options.screenshot.empty()) {
+      const bool ok = save_screenshot(renderer, w, h, options.screenshot);
+      running = false;
+      if (!ok) std::fprintf(stderr, "castra-client: screenshot: %s\n", SDL_GetError());
+    }
+    SDL_RenderPresent(renderer);
+    SDL_Delay(16);
+  }
+  TTF_CloseFont(font);
+  SDL_DestroyRenderer(renderer);
+  SDL_DestroyWindow(window);
+  TTF_Quit();
+  SDL_Quit();
+  return 0;
 }
