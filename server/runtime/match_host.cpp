@@ -91,6 +91,16 @@ std::size_t MatchHost::spectators() const {
   return n;
 }
 
+void MatchHost::act(Op op) {
+  Deliveries out;
+  {
+    std::lock_guard lock(mu_);
+    run_or_queue(std::move(op), out);
+  }
+  for (auto& f : out)
+    f();
+}
+
 void MatchHost::run_or_queue(Op op, Deliveries& out) {
   if (in_flight_) {
     queue_.push_back(std::move(op));
@@ -109,113 +119,93 @@ void MatchHost::drain(Deliveries& out) {
 
 void MatchHost::seat(Side side, std::int64_t account, std::string entropy,
                      std::function<void(std::optional<rules::RuleError>)> done) {
-  Deliveries out;
-  {
-    std::lock_guard lock(mu_);
-    run_or_queue(
-        [this, side, account, entropy = std::move(entropy), done](Deliveries& out) mutable {
-          if (closed_) {
-            out.push_back([done] {
-              done(rules::RuleError{"match.closed", "the match is closed"});
-            });
-            return;
-          }
-          const std::size_t before = match_->entry_count();
-          if (auto err = match_->seat(side, entropy)) {
-            out.push_back([done, e = *err] { done(e); });
-            return;
-          }
-          (side == Side::kA ? row_.player_a : row_.player_b) = account;
-          store::Secrets secrets;
-          const auto& dice = match_->secrets();
-          secrets.server_seed.assign(reinterpret_cast<const char*>(dice.server_seed.data()),
-                                     dice.server_seed.size());
-          if (match_->seated(Side::kA)) secrets.entropy_a = dice.entropy_a;
-          if (match_->seated(Side::kB)) secrets.entropy_b = dice.entropy_b;
-          auto wrap = [done](v1::CommandResult r) { done(error_of(r)); };
-          v1::CommandResult ok;
-          ok.set_accepted(true);
-          if (match_->entry_count() > before) {
-            ok.set_entry(static_cast<std::uint32_t>(before));
-            ok.set_event_count(match_->event_count());
-            persist_entry(static_cast<std::uint32_t>(before), side, std::nullopt, ok, wrap,
-                          secrets);
-            return;
-          }
-          // The first seat: only the row and the entropy change.
-          fill_row();
-          store::AppendRequest req;
-          req.match_id = id_;
-          req.side = rules::index(side);
-          req.match_update = row_;
-          req.secrets_update = secrets;
-          in_flight_ = InFlight{committed_entries_, side, std::nullopt, ok, wrap};
-          store_.append(std::move(req), [self = shared_from_this()](store::Status st) {
-            self->on_committed(UINT32_MAX, st);
-          });
-        },
-        out);
-  }
-  for (auto& f : out)
-    f();
+  act([this, side, account, entropy = std::move(entropy), done](Deliveries& out) mutable {
+    if (closed_) {
+      out.push_back([done] { done(rules::RuleError{"match.closed", "the match is closed"}); });
+      return;
+    }
+    const std::size_t before = match_->entry_count();
+    if (auto err = match_->seat(side, entropy)) {
+      out.push_back([done, e = *err] { done(e); });
+      return;
+    }
+    (side == Side::kA ? row_.player_a : row_.player_b) = account;
+    store::Secrets secrets;
+    const auto& dice = match_->secrets();
+    secrets.server_seed.assign(reinterpret_cast<const char*>(dice.server_seed.data()),
+                               dice.server_seed.size());
+    if (match_->seated(Side::kA)) secrets.entropy_a = dice.entropy_a;
+    if (match_->seated(Side::kB)) secrets.entropy_b = dice.entropy_b;
+    auto wrap = [done](v1::CommandResult r) { done(error_of(r)); };
+    v1::CommandResult ok;
+    ok.set_accepted(true);
+    if (match_->entry_count() > before) {
+      ok.set_entry(static_cast<std::uint32_t>(before));
+      ok.set_event_count(match_->event_count());
+      persist_entry(static_cast<std::uint32_t>(before), side, std::nullopt, ok, wrap, secrets);
+      return;
+    }
+    // The first seat: only the row and the entropy change.
+    fill_row();
+    store::AppendRequest req;
+    req.match_id = id_;
+    req.side = rules::index(side);
+    req.match_update = row_;
+    req.secrets_update = secrets;
+    in_flight_ = InFlight{committed_entries_, side, std::nullopt, ok, wrap};
+    store_.append(std::move(req), [self = shared_from_this()](store::Status st) {
+      self->on_committed(UINT32_MAX, st);
+    });
+  });
 }
 
 void MatchHost::submit(Side side, std::optional<std::int64_t> client_seq,
                        const v1::GameCommand& command, const match::Bytes32& command_salt,
                        std::function<void(v1::CommandResult)> done) {
-  Deliveries out;
-  {
-    std::lock_guard lock(mu_);
-    run_or_queue(
-        [this, side, client_seq, command, command_salt, done](Deliveries& out) {
-          if (client_seq) {
-            const auto key = std::make_pair(rules::index(side), *client_seq);
-            auto it = replies_.find(key);
-            if (it == replies_.end()) {
-              std::optional<std::string> stored;
-              if (store::Status st =
-                      store_.find_reply(id_, rules::index(side), *client_seq, &stored);
-                  !st.ok()) {
-                // Without knowing whether it was applied, it must not be applied now.
-                out.push_back([done] {
-                  done(refused({"server.storage",
-                                "the server could not check this command; "
-                                "send it again"}));
-                });
-                return;
-              }
-              v1::CommandResult r;
-              if (stored && r.ParseFromString(*stored)) it = replies_.emplace(key, r).first;
-            }
-            if (it != replies_.end()) {
-              out.push_back([done, r = it->second] { done(r); });
-              return;
-            }
-          }
-          if (closed_) {
-            out.push_back([done] {
-              done(refused({"match.closed", "the match is closed; see the server's log"}));
-            });
-            return;
-          }
-          draw_offer_.reset();
-          auto decided = match_->submit(side, command, command_salt);
-          if (!decided) {
-            // A refused command changes nothing; its answer is not stored, so a repeat is
-            // checked again (and refused again).
-            out.push_back([done, r = refused(decided.error())] { done(r); });
-            return;
-          }
-          v1::CommandResult ok;
-          ok.set_accepted(true);
-          ok.set_entry(static_cast<std::uint32_t>(*decided));
-          ok.set_event_count(match_->event_count());
-          persist_entry(static_cast<std::uint32_t>(*decided), side, client_seq, ok, done);
-        },
-        out);
-  }
-  for (auto& f : out)
-    f();
+  act([this, side, client_seq, command, command_salt, done](Deliveries& out) {
+    if (client_seq) {
+      const auto key = std::make_pair(rules::index(side), *client_seq);
+      auto it = replies_.find(key);
+      if (it == replies_.end()) {
+        std::optional<std::string> stored;
+        if (store::Status st = store_.find_reply(id_, rules::index(side), *client_seq, &stored);
+            !st.ok()) {
+          // Without knowing whether it was applied, it must not be applied now.
+          out.push_back([done] {
+            done(refused({"server.storage",
+                          "the server could not check this command; "
+                          "send it again"}));
+          });
+          return;
+        }
+        v1::CommandResult r;
+        if (stored && r.ParseFromString(*stored)) it = replies_.emplace(key, r).first;
+      }
+      if (it != replies_.end()) {
+        out.push_back([done, r = it->second] { done(r); });
+        return;
+      }
+    }
+    if (closed_) {
+      out.push_back([done] {
+        done(refused({"match.closed", "the match is closed; see the server's log"}));
+      });
+      return;
+    }
+    draw_offer_.reset();
+    auto decided = match_->submit(side, command, command_salt);
+    if (!decided) {
+      // A refused command changes nothing; its answer is not stored, so a repeat is
+      // checked again (and refused again).
+      out.push_back([done, r = refused(decided.error())] { done(r); });
+      return;
+    }
+    v1::CommandResult ok;
+    ok.set_accepted(true);
+    ok.set_entry(static_cast<std::uint32_t>(*decided));
+    ok.set_event_count(match_->event_count());
+    persist_entry(static_cast<std::uint32_t>(*decided), side, client_seq, ok, done);
+  });
 }
 
 void MatchHost::persist_entry(std::uint32_t entry, Side side,
@@ -355,136 +345,86 @@ void MatchHost::end_now(match::EndReason reason, Side side, rules::Outcome outco
 }
 
 void MatchHost::resign(Side side, Done done) {
-  Deliveries out;
-  {
-    std::lock_guard lock(mu_);
-    run_or_queue(
-        [this, side, done](Deliveries& out) {
-          if (!match_->seated(Side::kA) || !match_->seated(Side::kB)) {
-            out.push_back([done] {
-              done(rules::RuleError{"match.not_started", "the match has not started yet"});
-            });
-            return;
-          }
-          end_now(match::EndReason::kResigned, side,
-                  rules::Outcome::win(rules::other(side), side_name(side) + " resigned"), done,
-                  out);
-        },
-        out);
-  }
-  for (auto& f : out)
-    f();
+  act([this, side, done](Deliveries& out) {
+    if (!match_->seated(Side::kA) || !match_->seated(Side::kB)) {
+      out.push_back([done] {
+        done(rules::RuleError{"match.not_started", "the match has not started yet"});
+      });
+      return;
+    }
+    end_now(match::EndReason::kResigned, side,
+            rules::Outcome::win(rules::other(side), side_name(side) + " resigned"), done, out);
+  });
 }
 
 void MatchHost::offer_draw(Side side, Done done) {
-  Deliveries out;
-  {
-    std::lock_guard lock(mu_);
-    run_or_queue(
-        [this, side, done](Deliveries& out) {
-          if (match_->outcome() || !match_->seated(rules::other(side))) {
-            out.push_back([done] {
-              done(rules::RuleError{"match.draw", "a draw can be offered only in a running match"});
-            });
-            return;
-          }
-          draw_offer_ = side;
-          out.push_back([done] { done(std::nullopt); });
-          collect_updates(&out);
-        },
-        out);
-  }
-  for (auto& f : out)
-    f();
+  act([this, side, done](Deliveries& out) {
+    if (match_->outcome() || !match_->seated(rules::other(side))) {
+      out.push_back([done] {
+        done(rules::RuleError{"match.draw", "a draw can be offered only in a running match"});
+      });
+      return;
+    }
+    draw_offer_ = side;
+    out.push_back([done] { done(std::nullopt); });
+    collect_updates(&out);
+  });
 }
 
 void MatchHost::accept_draw(Side side, Done done) {
-  Deliveries out;
-  {
-    std::lock_guard lock(mu_);
-    run_or_queue(
-        [this, side, done](Deliveries& out) {
-          if (draw_offer_ != rules::other(side)) {
-            out.push_back([done] {
-              done(rules::RuleError{"match.draw", "your opponent has not offered a draw"});
-            });
-            return;
-          }
-          draw_offer_.reset();
-          end_now(match::EndReason::kDrawAgreed, side, rules::Outcome::draw("draw agreed"), done,
-                  out);
-        },
-        out);
-  }
-  for (auto& f : out)
-    f();
+  act([this, side, done](Deliveries& out) {
+    if (draw_offer_ != rules::other(side)) {
+      out.push_back([done] {
+        done(rules::RuleError{"match.draw", "your opponent has not offered a draw"});
+      });
+      return;
+    }
+    draw_offer_.reset();
+    end_now(match::EndReason::kDrawAgreed, side, rules::Outcome::draw("draw agreed"), done, out);
+  });
 }
 
 void MatchHost::decline_draw(Side side, Done done) {
-  Deliveries out;
-  {
-    std::lock_guard lock(mu_);
-    run_or_queue(
-        [this, side, done](Deliveries& out) {
-          if (draw_offer_ != rules::other(side)) {
-            out.push_back([done] {
-              done(rules::RuleError{"match.draw", "your opponent has not offered a draw"});
-            });
-            return;
-          }
-          draw_offer_.reset();
-          out.push_back([done] { done(std::nullopt); });
-          collect_updates(&out);
-        },
-        out);
-  }
-  for (auto& f : out)
-    f();
+  act([this, side, done](Deliveries& out) {
+    if (draw_offer_ != rules::other(side)) {
+      out.push_back([done] {
+        done(rules::RuleError{"match.draw", "your opponent has not offered a draw"});
+      });
+      return;
+    }
+    draw_offer_.reset();
+    out.push_back([done] { done(std::nullopt); });
+    collect_updates(&out);
+  });
 }
 
 void MatchHost::claim_win(Side side, Done done) {
-  Deliveries out;
-  {
-    std::lock_guard lock(mu_);
-    run_or_queue(
-        [this, side, done](Deliveries& out) {
-          const Side away = rules::other(side);
-          const std::int64_t grace =
-              std::int64_t{settings_.time_control().disconnect_grace_seconds()} * 1000;
-          const bool live = settings_.time_control().kind() == v1::TimeControl::LIVE;
-          if (!live || grace == 0 || connected_[rules::index(away)] ||
-              absent_acting_ms_[rules::index(away)] < grace) {
-            out.push_back([done] {
-              done(rules::RuleError{"match.claim",
-                                    "the win can be claimed only after your "
-                                    "opponent has been away past the grace "
-                                    "period while it had to act"});
-            });
-            return;
-          }
-          end_now(match::EndReason::kForfeit, away,
-                  rules::Outcome::win(side, side_name(away) + " left the game"), done, out);
-        },
-        out);
-  }
-  for (auto& f : out)
-    f();
+  act([this, side, done](Deliveries& out) {
+    const Side away = rules::other(side);
+    const std::int64_t grace =
+        std::int64_t{settings_.time_control().disconnect_grace_seconds()} * 1000;
+    const bool live = settings_.time_control().kind() == v1::TimeControl::LIVE;
+    if (!live || grace == 0 || connected_[rules::index(away)] ||
+        absent_acting_ms_[rules::index(away)] < grace) {
+      out.push_back([done] {
+        done(rules::RuleError{"match.claim",
+                              "the win can be claimed only after your "
+                              "opponent has been away past the grace "
+                              "period while it had to act"});
+      });
+      return;
+    }
+    end_now(match::EndReason::kForfeit, away,
+            rules::Outcome::win(side, side_name(away) + " left the game"), done, out);
+  });
 }
 
 void MatchHost::abort(const std::string& why, Done done) {
-  Deliveries out;
-  {
-    std::lock_guard lock(mu_);
-    run_or_queue(
-        [this, why, done](Deliveries& out) {
-          aborted_ = true;
-          end_now(match::EndReason::kAborted, Side::kA,
-                  rules::Outcome::draw("ended by an operator: " + why), done, out);
-        },
-        out);
-  }
-  for (auto& f : out)
-    f();
+  act([this, why, done](Deliveries& out) {
+    aborted_ = true;
+    end_now(match::EndReason::kAborted, Side::kA,
+            rules::Outcome::draw("ended by an operator: " + why), done, out);
+  });
 }
 
 void MatchHost::set_connected(Side side, bool connected) {
@@ -527,26 +467,18 @@ void MatchHost::tick() {
 
 void MatchHost::subscribe(Viewer viewer, std::optional<std::uint64_t> seen_events,
                           std::shared_ptr<Observer> observer) {
-  Deliveries out;
-  {
-    std::lock_guard lock(mu_);
-    run_or_queue(
-        [this, viewer, seen_events, observer](Deliveries& out) {
-          Subscriber s;
-          s.viewer = viewer;
-          s.observer = observer;
-          const std::uint64_t visible = visible_events(s);
-          if (seen_events && *seen_events <= visible) {
-            s.next_event = *seen_events;  // it has everything before: send only what it missed
-            s.needs_snapshot = false;
-          }
-          subscribers_.push_back(std::move(s));
-          collect_updates(&out);
-        },
-        out);
-  }
-  for (auto& f : out)
-    f();
+  act([this, viewer, seen_events, observer](Deliveries& out) {
+    Subscriber s;
+    s.viewer = viewer;
+    s.observer = observer;
+    const std::uint64_t visible = visible_events(s);
+    if (seen_events && *seen_events <= visible) {
+      s.next_event = *seen_events;  // it has everything before: send only what it missed
+      s.needs_snapshot = false;
+    }
+    subscribers_.push_back(std::move(s));
+    collect_updates(&out);
+  });
 }
 
 void MatchHost::unsubscribe(const Observer* observer) {

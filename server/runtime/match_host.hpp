@@ -113,6 +113,9 @@ class MatchHost : public std::enable_shared_from_this<MatchHost> {
   using Deliveries = std::vector<std::function<void()>>;
   using Op = std::function<void(Deliveries&)>;
 
+  // Runs `op` now, or after the write in flight, and delivers what it produced with no lock
+  // held: the shape of every public request.
+  void act(Op op);
   void run_or_queue(Op op, Deliveries& out);  // caller holds mu_
   void drain(Deliveries& out);                // caller holds mu_
 
