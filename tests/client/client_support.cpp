@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <thread>
@@ -92,13 +93,20 @@ std::uint32_t rgb(SDL_Color c) {
   return (std::uint32_t{c.r} << 16) | (std::uint32_t{c.g} << 8) | c.b;
 }
 
+std::string client_binary() {
+  // CASTRA_CLIENT runs the tests against another build of the client (a sanitized one).
+  if (const char* other = std::getenv("CASTRA_CLIENT"); other != nullptr && *other != '\0')
+    return other;
+  return binary_dir() + "/client/sdl/castra-client";
+}
+
 std::string client_command(const std::string& dir, const std::vector<std::string>& args) {
   // A display number of our own to start from: parallel tests must not race for one.
   const int display = 200 + static_cast<int>(getpid() % 3000);
   std::string cmd = "cd " + quote(dir) +
                     " && SDL_AUDIODRIVER=dummy SDL_RENDER_DRIVER=software xvfb-run -a -n " +
                     std::to_string(display) + " -s '-screen 0 1700x1100x24' " +
-                    quote(binary_dir() + "/client/sdl/castra-client") + " --mute";
+                    quote(client_binary()) + " --mute";
   if (std::find(args.begin(), args.end(), "--width") == args.end())
     cmd += " --width 1280 --height 800";
   for (const auto& a : args)

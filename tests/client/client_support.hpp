@@ -24,6 +24,8 @@ using namespace std::chrono_literals;
 // 0xRRGGBB of a colour.
 std::uint32_t rgb(SDL_Color c);
 
+// The castra-client the tests run: this build's, or $CASTRA_CLIENT when set.
+std::string client_binary();
 // The command line for castra-client under `xvfb-run -a` in `dir` (its log: dir/client.log).
 std::string client_command(const std::string& dir, const std::vector<std::string>& args);
 
