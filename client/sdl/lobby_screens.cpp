@@ -170,6 +170,7 @@ void LobbyScreen::draw_list(Ui& ui, Client& client, const SDL_Rect& r) {
     if (ui.button(SDL_Rect{tx, r.y + 12, 130, 32}, tabs[i],
                   tab_ == i ? ButtonStyle::kToggleOn : ButtonStyle::kNormal)) {
       tab_ = i;
+      scroll_ = 0;
     }
     tx += 138;
   }
@@ -190,7 +191,13 @@ void LobbyScreen::draw_list(Ui& ui, Client& client, const SDL_Rect& r) {
   const std::int64_t now_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
                                   std::chrono::system_clock::now().time_since_epoch())
                                   .count();
+  // The wheel scrolls a list longer than the panel.
+  const int visible_rows = std::max(1, (r.y + r.h - y) / 48);
+  if (ui.hovered(r) && ui.input().wheel != 0) scroll_ -= static_cast<int>(ui.input().wheel);
+  scroll_ = std::clamp(scroll_, 0, std::max(0, static_cast<int>(list.size()) - visible_rows));
+  int skipped = 0;
   for (const auto& m : list) {
+    if (skipped++ < scroll_) continue;
     if (y + 44 > r.y + r.h) break;
     const SDL_Rect row{r.x + 8, y, r.w - 16, 44};
     if (m.my_move())

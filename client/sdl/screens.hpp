@@ -35,7 +35,8 @@ class LobbyScreen {
  private:
   void draw_list(Ui& ui, Client& client, const SDL_Rect& r);
   void draw_new_match(Ui& ui, Client& client, const SDL_Rect& r);
-  int tab_ = 0;  // open, live, finished, mine
+  int tab_ = 0;     // open, live, finished, mine
+  int scroll_ = 0;  // rows of the list scrolled past
   NewMatch form_;
   std::string private_id_;
   std::string private_code_;
