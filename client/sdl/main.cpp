@@ -1,9 +1,9 @@
 // castra-client: the SDL2 program. It renders what the server sends and submits the
 // player's choices; it links no rules engine (tests/walls checks).
-#include <CLI/CLI.hpp>
 #include <SDL.h>
 #include <SDL_image.h>
 #include <SDL_ttf.h>
+#include <CLI/CLI.hpp>
 
 #include <cstdio>
 #include <string>
@@ -47,9 +47,8 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "castra-client: SDL: %s\n", SDL_GetError());
     return 1;
   }
-  SDL_Window* window =
-      SDL_CreateWindow("Castra", SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, options.width,
-                       options.height, SDL_WINDOW_RESIZABLE);
+  SDL_Window* window = SDL_CreateWindow("Castra", SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED,
+                                        options.width, options.height, SDL_WINDOW_RESIZABLE);
   SDL_Renderer* renderer =
       window != nullptr ? SDL_CreateRenderer(window, -1, SDL_RENDERER_SOFTWARE) : nullptr;
   TTF_Font* font = TTF_OpenFont(kFontPath, 28);

@@ -30,7 +30,7 @@ TEST(ClientUnderXvfb, WritesAScreenshotOfItsFirstFrame) {
                               "/client/sdl/castra-client --width 640 --height 400 --screenshot " +
                               png + " > " + dir + "/client.log 2>&1";
   ASSERT_EQ(std::system(command.c_str()), 0) << "see " << dir << "/client.log";
-  EXPECT_EQ(pixel_at(png, 5, 5), 0x262A30u);  // the background colour, not a blank picture
+  EXPECT_EQ(pixel_at(png, 5, 5), 0x262A30u);      // the background colour, not a blank picture
   EXPECT_NE(pixel_at(png, 320, 200), 0x262A30u);  // the title drawn in the middle
 }
 
