@@ -94,10 +94,21 @@ void Handlers::client_gone(std::uint64_t client_id) {
 }
 
 void Handlers::submit_command(Call& call) {
+  const auto& r = call.request.submit_command();
   auto host = host_of(call);
+  if (!host && s_.play != nullptr && call.match) {
+    // A match that ended and is no longer in memory still answers a repeated command with
+    // its first answer: the client may have lost that answer in a disconnect or a restart.
+    auto first = s_.play->first_answer(call.match->id, side_of(call.side),
+                                       static_cast<std::int64_t>(r.client_seq()));
+    if (first && *first) {
+      v1::ServerEnvelope e;
+      *e.mutable_command_result() = std::move(**first);
+      return call.reply.ok(std::move(e));
+    }
+  }
   if (!host)
     return call.reply.fail(fail(ErrorCode::kMatchNotLive, "this match is not being played"));
-  const auto& r = call.request.submit_command();
   match::Bytes32 salt{};
   randombytes_buf(salt.data(), salt.size());  // used only if the command seals something
   host->submit(side_of(call.side), static_cast<std::int64_t>(r.client_seq()), r.command(), salt,

@@ -113,6 +113,23 @@ std::shared_ptr<MatchHost> Runtime::load(const std::string& id) {
   return hosts_.emplace(id, host).first->second;
 }
 
+rules::Checked<std::optional<v1::CommandResult>> Runtime::first_answer(const std::string& id,
+                                                                       rules::Side side,
+                                                                       std::int64_t client_seq) {
+  std::optional<std::string> stored;
+  if (store::Status st = store_.find_reply(id, rules::index(side), client_seq, &stored); !st.ok())
+    return rules::refuse("server.storage",
+                         "the server could not check this command; send it again");
+  std::optional<v1::CommandResult> result;
+  if (stored) {
+    v1::CommandResult r;
+    if (!r.ParseFromString(*stored))
+      return rules::refuse("server.storage", "the stored answer to this command is unreadable");
+    result = std::move(r);
+  }
+  return result;
+}
+
 std::size_t Runtime::recover() {
   std::map<std::string, std::shared_ptr<MatchHost>> loaded;
   auto replay = [&](const store::MatchRow& row, const std::optional<store::Snapshot>& snapshot,

@@ -37,6 +37,12 @@ class Runtime {
   // Loads a match that is not running here (a finished one, for its record) from the store,
   // replaying its log; null when it is unknown or does not replay.
   std::shared_ptr<MatchHost> load(const std::string& id);
+  // The first answer given to (match, side, client_seq), for a repeat that comes after the
+  // match ended and left this server's memory (say, after a restart); nothing when the
+  // command was never answered, an error when the store could not tell.
+  rules::Checked<std::optional<v1::CommandResult>> first_answer(const std::string& id,
+                                                                rules::Side side,
+                                                                std::int64_t client_seq);
   // Loads every open and live match from the store. Returns how many were loaded and logs
   // each that could not be (kept closed).
   std::size_t recover();

@@ -313,6 +313,46 @@ TEST(MatchPlay, RepeatsOutOfTurnAndIllegalCommandsGetTheirAnswers) {
   EXPECT_EQ(wrong_game.command_result().error().rule(), "wire.command");
 }
 
+TEST(MatchPlay, ARepeatAfterTheMatchEndedAndTheServerRestartedGetsTheFirstAnswer) {
+  const std::string dir = make_temp_dir("castra-repeat-after-end");
+  std::string id;
+  v1::GameCommand cmd;
+  v1::CommandResult first;
+  {
+    ServerProcess server(play_flags(), dir);
+    ASSERT_TRUE(server.started()) << server.log();
+    Player alice = registered(server.ws_url(), "alice");
+    Player bob = registered(server.ws_url(), "bob");
+    id = started(alice, bob);
+    Picker picker;
+    auto legal = call(*alice.client, get_legal(id));
+    cmd = *picker.pick(legal.legal().legal(), rules::Side::kA);
+    first = call(*alice.client, submit(id, 1, cmd)).command_result();
+    ASSERT_TRUE(first.accepted());
+    v1::ClientEnvelope resign;
+    resign.mutable_resign();
+    ASSERT_FALSE(error_of(call(*bob.client, with_id(resign, id))));
+    server.signal(SIGKILL);
+    server.wait(5s);
+  }
+  // The ended match is not loaded again at start-up; its stored answers still are found.
+  ServerProcess again(play_flags(), dir);
+  ASSERT_TRUE(again.started()) << again.log();
+  Player alice{greeted_client(again.ws_url()), "alice", ""};
+  ASSERT_TRUE(call(*alice.client, req::login("alice", "alice-password")).has_session());
+  const auto repeat = call(*alice.client, submit(id, 1, cmd));
+  ASSERT_TRUE(repeat.has_command_result()) << repeat.DebugString();
+  EXPECT_EQ(repeat.command_result().SerializeAsString(), first.SerializeAsString());
+  // A new command to the ended match is refused, and nothing is added to its record.
+  EXPECT_EQ(error_of(call(*alice.client, submit(id, 2, cmd))), v1::ERROR_MATCH_NOT_LIVE);
+  auto record = call(*alice.client, export_record(id));
+  ASSERT_TRUE(record.has_record()) << record.DebugString();
+  int commands = 0;
+  for (const auto& e : record.record().entries())
+    commands += e.kind() == v1::ENTRY_COMMAND;
+  EXPECT_EQ(commands, 1);
+}
+
 TEST(MatchPlay, AResumingClientGetsExactlyTheEventsItMissed) {
   ServerProcess server(play_flags());
   ASSERT_TRUE(server.started()) << server.log();
