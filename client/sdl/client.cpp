@@ -644,17 +644,25 @@ void Client::on_push(const v1::ServerEnvelope& e) {
       break;
     case v1::ServerEnvelope::kPresence:
       if (e.presence().match_id() == id) {
-        if (match_.role == v1::ROLE_PLAYER && e.presence().side() != match_.side) {
-          match_.opponent_away = !e.presence().connected();
-          match_.claim_from_ms = e.presence().connected() ? 0 : e.presence().grace_ends_ms();
+        const auto& p = e.presence();
+        const bool mine = match_.role == v1::ROLE_PLAYER && p.side() == match_.side;
+        auto& known = match_.present[p.side() == v1::SIDE_A ? 0 : 1];
+        const bool changed = !known || *known != p.connected();
+        const bool first = !known;
+        known = p.connected();
+        if (match_.role == v1::ROLE_PLAYER && !mine) {
+          match_.opponent_away = !p.connected();
+          match_.claim_from_ms = p.connected() ? 0 : p.grace_ends_ms();
         }
-        std::string text = side_name(e.presence().side()) +
-                           (e.presence().connected() ? " is back." : " has disconnected.");
-        if (e.presence().grace_ends_ms() > 0 && !e.presence().connected()) {
-          text += " You may claim the win in " +
-                  format_remaining(e.presence().grace_ends_ms() - unix_ms()) + " if it stays away.";
+        // Said when it changes, and on entering only when a side is away; never of oneself.
+        if (!mine && (changed || p.grace_ends_ms() > 0) && !(first && p.connected())) {
+          std::string text = side_name(p.side()) + (p.connected() ? " is back." : " is away.");
+          if (p.grace_ends_ms() > 0 && !p.connected() && match_.role == v1::ROLE_PLAYER) {
+            text += " You may claim the win in " + format_remaining(p.grace_ends_ms() - unix_ms()) +
+                    " if it stays away.";
+          }
+          say(text, MessageKind::kInfo);
         }
-        say(text, MessageKind::kInfo);
       }
       break;
     case v1::ServerEnvelope::kNotice:

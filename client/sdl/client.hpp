@@ -80,6 +80,8 @@ struct MatchData {
   std::string refusal;  // the last refusal of a command, in words
   // The opponent's connection, from PresenceChanged: away, and when the win may be claimed.
   bool opponent_away = false;
+  // What the room was last told of each side's presence (A, B); nothing before the first.
+  std::optional<bool> present[2];
   std::int64_t claim_from_ms = 0;
 };
 

@@ -137,7 +137,7 @@ class Match {
   // Who must act now: nobody before both seats are taken or after the end.
   rules::Acting acting() const {
     if (!started()) return rules::Acting{false, false, "seating"};
-    if (outcome()) return rules::Acting{false, false, "ended"};
+    if (outcome()) return rules::Acting{false, false, "ended", G::acting(state_).turn};
     return G::acting(state_);
   }
 

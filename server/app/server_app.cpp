@@ -50,10 +50,16 @@ ServerApp::ServerApp(AppOptions options, store::MatchStore& matches, SqlAccess& 
                          options_.server_name, play_});
   dispatcher_ = std::make_unique<dispatch::Dispatcher>(clients_, *this, *handlers_, &metrics_);
   admin_ = std::make_unique<admin::AdminCommands>(clients_, *accounts_, *lobby_, *handlers_);
+  if (play_ != nullptr) {
+    play_->set_listener([q = service_.get(), h = handlers_.get()](const runtime::HostNotice& n) {
+      q->post([h, n] { h->on_notice(n); });
+    });
+  }
   service_->post([this] { lobby_->refresh_counts(); });
 }
 
 ServerApp::~ServerApp() {
+  if (play_ != nullptr) play_->set_listener(nullptr);
   // The pool's completions go to the service queue: stop the pool first.
   hash_pool_->stop();
   service_->stop();
@@ -158,6 +164,7 @@ void ServerApp::on_shutdown_started() {
 }
 
 void ServerApp::on_stopped() {
+  if (play_ != nullptr) play_->set_listener(nullptr);
   hash_pool_->stop();
   service_->stop();
   if (const store::Status s = matches_.flush(); !s.ok()) {

@@ -73,6 +73,9 @@ class Handlers {
   int disconnect_account(std::int64_t account_id, server::ErrorCode code, const std::string& text);
   // Tells both players and the room that `row` ended without an outcome.
   void announce_closed(const store::MatchRow& row, const std::string& text);
+  // A match's notice (server/runtime/match_host.hpp): YourMove to every connection of the
+  // player who has to act that is not in the match's room.
+  void on_notice(const runtime::HostNotice& notice);
 
   castra::v1::MatchSummary summary(const store::MatchRow& row, std::int64_t viewer);
 

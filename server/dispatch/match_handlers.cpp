@@ -16,8 +16,8 @@ namespace {
 // Sends each MatchUpdate to one connection as a push. Any thread (Connection::send is).
 class ConnectionObserver final : public runtime::Observer {
  public:
-  explicit ConnectionObserver(std::weak_ptr<net::Connection> connection)
-      : connection_(std::move(connection)) {}
+  ConnectionObserver(std::weak_ptr<net::Connection> connection, std::string match_id)
+      : connection_(std::move(connection)), match_id_(std::move(match_id)) {}
   void on_update(const v1::MatchUpdate& update) override {
     auto c = connection_.lock();
     if (!c) return;
@@ -25,9 +25,21 @@ class ConnectionObserver final : public runtime::Observer {
     *e.mutable_match_update() = update;
     c->send(frame_of(e));
   }
+  void on_presence(const runtime::Presence& p) override {
+    auto c = connection_.lock();
+    if (!c) return;
+    v1::ServerEnvelope e;
+    auto* out = e.mutable_presence();
+    out->set_match_id(match_id_);
+    out->set_side(p.side == rules::Side::kA ? v1::SIDE_A : v1::SIDE_B);
+    out->set_connected(p.connected);
+    out->set_grace_ends_ms(p.grace_ends_ms);
+    c->send(frame_of(e));
+  }
 
  private:
   std::weak_ptr<net::Connection> connection_;
+  std::string match_id_;
 };
 
 v1::ServerEnvelope done() {
@@ -70,7 +82,7 @@ void Handlers::watch(Client& client, const store::MatchRow& row, std::optional<i
   auto host = s_.play->find(row.id);
   if (!host) return;
   unwatch(client.id, row.id);
-  auto observer = std::make_shared<ConnectionObserver>(client.connection);
+  auto observer = std::make_shared<ConnectionObserver>(client.connection, row.id);
   const rules::Viewer viewer = seat ? rules::viewer_of(side_of(*seat)) : rules::Viewer::kSpectator;
   watches_[{client.id, row.id}] = Watch{observer, host, seat};
   if (seat) host->set_connected(side_of(*seat), true);
@@ -90,6 +102,18 @@ void Handlers::client_gone(std::uint64_t client_id) {
        it != watches_.end() && it->first.first == client_id;) {
     const std::string match_id = (it++)->first.second;
     unwatch(client_id, match_id);
+  }
+}
+
+void Handlers::on_notice(const runtime::HostNotice& n) {
+  if (!n.account) return;
+  v1::ServerEnvelope e;
+  e.mutable_your_move()->set_match_id(n.match_id);
+  e.mutable_your_move()->set_deadline_ms(n.deadline_ms);
+  const auto frame = frame_of(e);
+  for (Client* c : s_.clients.of_account(*n.account)) {
+    if (watches_.count({c->id, n.match_id}) > 0) continue;  // it has MatchUpdate.your_move
+    if (auto conn = c->connection.lock()) conn->send(frame);
   }
 }
 

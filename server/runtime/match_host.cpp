@@ -270,8 +270,10 @@ void MatchHost::on_committed(std::uint32_t entry, const store::Status& status) {
         committed_events_ = events_after_entry_[entry];
       }
       if (done.client_seq) replies_[{rules::index(done.side), *done.client_seq}] = done.result;
-      out.push_back([d = std::move(done.done), r = done.result] { d(r); });
+      // The room is sent the update before the actor its answer: whatever the actor does
+      // next reaches every connection after it.
       collect_updates(&out);
+      out.push_back([d = std::move(done.done), r = done.result] { d(r); });
     }
     if (!queue_.empty()) {
       // Queued requests run off the store's writer thread: an append from there could wait
@@ -366,8 +368,8 @@ void MatchHost::offer_draw(Side side, Done done) {
       return;
     }
     draw_offer_ = side;
-    out.push_back([done] { done(std::nullopt); });
     collect_updates(&out);
+    out.push_back([done] { done(std::nullopt); });
   });
 }
 
@@ -393,8 +395,8 @@ void MatchHost::decline_draw(Side side, Done done) {
       return;
     }
     draw_offer_.reset();
-    out.push_back([done] { done(std::nullopt); });
     collect_updates(&out);
+    out.push_back([done] { done(std::nullopt); });
   });
 }
 
@@ -404,7 +406,7 @@ void MatchHost::claim_win(Side side, Done done) {
     const std::int64_t grace =
         std::int64_t{settings_.time_control().disconnect_grace_seconds()} * 1000;
     const bool live = settings_.time_control().kind() == v1::TimeControl::LIVE;
-    if (!live || grace == 0 || connected_[rules::index(away)] ||
+    if (!live || grace == 0 || connections_[rules::index(away)] > 0 ||
         absent_acting_ms_[rules::index(away)] < grace) {
       out.push_back([done] {
         done(rules::RuleError{"match.claim",
@@ -428,9 +430,64 @@ void MatchHost::abort(const std::string& why, Done done) {
 }
 
 void MatchHost::set_connected(Side side, bool connected) {
-  std::lock_guard lock(mu_);
-  connected_[rules::index(side)] = connected;
-  if (connected) absent_acting_ms_[rules::index(side)] = 0;
+  Deliveries out;
+  {
+    std::lock_guard lock(mu_);
+    const int i = rules::index(side);
+    const bool was = connections_[i] > 0;
+    connections_[i] = connected ? connections_[i] + 1 : std::max(0, connections_[i] - 1);
+    if (connected) absent_acting_ms_[i] = 0;
+    if (was != (connections_[i] > 0) && !closed_ && !match_->outcome()) {
+      tell_presence(side, &out);
+    }
+  }
+  for (auto& f : out)
+    f();
+}
+
+Presence MatchHost::presence(Side side) const {
+  const int i = rules::index(side);
+  Presence p;
+  p.side = side;
+  p.connected = connections_[i] > 0;
+  const std::int64_t grace =
+      std::int64_t{settings_.time_control().disconnect_grace_seconds()} * 1000;
+  const bool live = settings_.time_control().kind() == v1::TimeControl::LIVE;
+  if (!p.connected && live && grace > 0 && !match_->outcome() && match_->acting().must_act(side)) {
+    p.grace_ends_ms = clock_.now_ms() + std::max<std::int64_t>(0, grace - absent_acting_ms_[i]);
+  }
+  return p;
+}
+
+void MatchHost::tell_presence(Side side, Deliveries* out, const Observer* only) {
+  const Presence p = presence(side);
+  for (const auto& s : subscribers_) {
+    auto observer = s.observer.lock();
+    if (!observer || (only != nullptr && observer.get() != only)) continue;
+    out->push_back([observer, p] { observer->on_presence(p); });
+  }
+}
+
+void MatchHost::collect_notices(Deliveries* out) {
+  const bool over = closed_ || match_->outcome().has_value();
+  const rules::Acting act = match_->acting();
+  for (Side s : {Side::kA, Side::kB}) {
+    const int i = rules::index(s);
+    const bool must = !over && act.must_act(s);
+    if (must && !told_to_act_[i]) {
+      if (options_.notify) {
+        HostNotice n;
+        n.match_id = id_;
+        n.side = s;
+        n.account = s == Side::kA ? row_.player_a : row_.player_b;
+        n.deadline_ms = (s == Side::kA ? row_.deadline_a_ms : row_.deadline_b_ms).value_or(0);
+        out->push_back([notify = options_.notify, n] { notify(n); });
+      }
+      // Away while it has to act: the grace starts; its opponent learns when it may claim.
+      if (connections_[i] == 0) tell_presence(s, out);
+    }
+    told_to_act_[i] = must;
+  }
 }
 
 void MatchHost::tick() {
@@ -446,7 +503,7 @@ void MatchHost::tick() {
       const rules::Acting act = match_->acting();
       for (Side s : {Side::kA, Side::kB}) {
         const int i = rules::index(s);
-        if (!connected_[i] && act.must_act(s)) absent_acting_ms_[i] += elapsed;
+        if (connections_[i] == 0 && act.must_act(s)) absent_acting_ms_[i] += elapsed;
       }
       for (Side s : {Side::kA, Side::kB}) {
         const auto& deadline = s == Side::kA ? row_.deadline_a_ms : row_.deadline_b_ms;
@@ -478,6 +535,11 @@ void MatchHost::subscribe(Viewer viewer, std::optional<std::uint64_t> seen_event
     }
     subscribers_.push_back(std::move(s));
     collect_updates(&out);
+    // The newcomer learns who is here (after its first update, which names the match).
+    if (row_.player_a && row_.player_b && !closed_ && !match_->outcome()) {
+      tell_presence(Side::kA, &out, observer.get());
+      tell_presence(Side::kB, &out, observer.get());
+    }
   });
 }
 
@@ -579,6 +641,7 @@ void MatchHost::collect_updates(Deliveries* out) {
     }
     out->push_back([observer, u = std::move(u)] { observer->on_update(u); });
   }
+  collect_notices(out);
 }
 
 std::optional<std::string> MatchHost::restore(const store::Secrets& secrets,

@@ -26,11 +26,28 @@ namespace castra::runtime {
 using rules::Side;
 using rules::Viewer;
 
+// A seated side came or went: told to the match's subscribers, in order with its updates.
+struct Presence {
+  Side side = Side::kA;
+  bool connected = false;
+  std::int64_t grace_ends_ms = 0;  // when the opponent may claim the win; 0 if no grace runs
+};
+
 // Receives the updates of the matches it watches. Must not block: it queues and returns.
 class Observer {
  public:
   virtual ~Observer() = default;
   virtual void on_update(const v1::MatchUpdate& update) = 0;
+  virtual void on_presence(const Presence& /*presence*/) {}
+};
+
+// What a match tells the server beyond its subscribers: that a side has to act now, for the
+// player's connections that are not in the match's room (those get MatchUpdate.your_move).
+struct HostNotice {
+  std::string match_id;
+  Side side = Side::kA;
+  std::optional<std::int64_t> account;  // the side's player
+  std::int64_t deadline_ms = 0;         // the side's deadline; 0 when untimed
 };
 
 struct HostOptions {
@@ -38,6 +55,8 @@ struct HostOptions {
   // Runs work off the store's writer thread (the server posts to its io threads). The default
   // runs it at once, which suits tests over a store whose queue never fills.
   std::function<void(std::function<void()>)> post = [](std::function<void()> f) { f(); };
+  // Receives the notices; called with no lock held, must not block. Empty: none are made.
+  std::function<void(const HostNotice&)> notify;
 };
 
 class MatchHost : public std::enable_shared_from_this<MatchHost> {
@@ -75,7 +94,8 @@ class MatchHost : public std::enable_shared_from_this<MatchHost> {
   void unsubscribe(const Observer* observer);
   std::size_t spectators() const;
 
-  // A seated player's connection came or went (disconnect grace in live matches).
+  // One of a seated player's connections came or went: the side is connected while any of
+  // its connections watches (disconnect grace in live matches; presence notices).
   void set_connected(Side side, bool connected);
   // Deadlines: a side that misses its deadline while it must act forfeits.
   void tick();
@@ -132,6 +152,11 @@ class MatchHost : public std::enable_shared_from_this<MatchHost> {
   void fill_row();          // caller holds mu_
   // The updates every subscriber is owed now; caller holds mu_.
   void collect_updates(Deliveries* out);
+  // The notices owed now (a side that has just come to act); caller holds mu_.
+  void collect_notices(Deliveries* out);
+  Presence presence(Side side) const;  // caller holds mu_
+  // Tells every subscriber (or only `only`) of `side`'s presence; caller holds mu_.
+  void tell_presence(Side side, Deliveries* out, const Observer* only = nullptr);
   std::uint64_t visible_events(const Subscriber& s) const;               // caller holds mu_
   v1::MatchUpdate status_update(Viewer viewer) const;                    // caller holds mu_
   std::unique_ptr<wire::AnyMatch> rebuild(std::uint32_t entries) const;  // caller holds mu_
@@ -154,8 +179,9 @@ class MatchHost : public std::enable_shared_from_this<MatchHost> {
   std::map<std::pair<int, std::int64_t>, v1::CommandResult> replies_;
   std::vector<Subscriber> subscribers_;
   bool closed_ = false;
-  bool aborted_ = false;  // ended by an operator: stored as "closed", not "finished"
-  bool connected_[2] = {false, false};
+  bool aborted_ = false;         // ended by an operator: stored as "closed", not "finished"
+  int connections_[2] = {0, 0};  // watching connections of each seated side
+  bool told_to_act_[2] = {false, false};
   std::int64_t absent_acting_ms_[2] = {0, 0};
   std::int64_t last_tick_ms_ = 0;
   std::optional<Side> draw_offer_;

@@ -7,7 +7,25 @@
 namespace castra::runtime {
 
 Runtime::Runtime(store::MatchStore& store, const Clock& clock, HostOptions options)
-    : store_(store), clock_(clock), options_(options) {}
+    : store_(store), clock_(clock), options_(with_listener(std::move(options), listener_)) {}
+
+HostOptions Runtime::with_listener(HostOptions options, std::shared_ptr<ListenerSlot> slot) {
+  options.notify = [slot, given = std::move(options.notify)](const HostNotice& n) {
+    if (given) given(n);
+    std::function<void(const HostNotice&)> listener;
+    {
+      std::lock_guard lock(slot->mu);
+      listener = slot->listener;
+    }
+    if (listener) listener(n);
+  };
+  return options;
+}
+
+void Runtime::set_listener(std::function<void(const HostNotice&)> listener) {
+  std::lock_guard lock(listener_->mu);
+  listener_->listener = std::move(listener);
+}
 
 rules::Checked<std::shared_ptr<MatchHost>> Runtime::create(const CreateRequest& request) {
   store::MatchRow row;

@@ -49,6 +49,9 @@ class Runtime {
   // Runs every match's deadlines; the server calls it every few hundred milliseconds.
   void tick();
   std::vector<std::shared_ptr<MatchHost>> matches();
+  // Where every match's notices go (the server's pushes), besides HostOptions::notify; empty
+  // to stop them (the server does before its service thread stops).
+  void set_listener(std::function<void(const HostNotice&)> listener);
 
  private:
   // A host for a stored match, its log replayed and checked; null (and a log line) if not.
@@ -56,8 +59,15 @@ class Runtime {
                                    const std::optional<store::Snapshot>& snapshot,
                                    const std::vector<store::LogRow>& log);
 
+  struct ListenerSlot {
+    std::mutex mu;
+    std::function<void(const HostNotice&)> listener;
+  };
+  static HostOptions with_listener(HostOptions options, std::shared_ptr<ListenerSlot> slot);
+
   store::MatchStore& store_;
   const Clock& clock_;
+  const std::shared_ptr<ListenerSlot> listener_ = std::make_shared<ListenerSlot>();
   const HostOptions options_;
   std::mutex mu_;
   std::map<std::string, std::shared_ptr<MatchHost>> hosts_;

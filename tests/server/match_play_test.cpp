@@ -6,6 +6,8 @@
 #include <gtest/gtest.h>
 #include <signal.h>
 
+#include <functional>
+#include <map>
 #include <optional>
 #include <set>
 #include <string>
@@ -353,6 +355,238 @@ TEST(MatchPlay, ARepeatAfterTheMatchEndedAndTheServerRestartedGetsTheFirstAnswer
   EXPECT_EQ(commands, 1);
 }
 
+// The first push `want` accepts within `timeout`; nothing when none came.
+std::optional<v1::ServerEnvelope> push_where(
+    client::ProtocolClient& c, const std::function<bool(const v1::ServerEnvelope&)>& want,
+    std::chrono::milliseconds timeout = 3s) {
+  const auto end = std::chrono::steady_clock::now() + timeout;
+  std::string error;
+  while (std::chrono::steady_clock::now() < end) {
+    auto push = c.next_push(std::chrono::duration_cast<std::chrono::milliseconds>(
+                                end - std::chrono::steady_clock::now()),
+                            &error);
+    if (!push) return std::nullopt;
+    if (want(*push)) return push;
+  }
+  return std::nullopt;
+}
+
+Player signed_in(const ServerProcess& server, const std::string& name) {
+  Player p{greeted_client(server.ws_url()), name, ""};
+  EXPECT_TRUE(call(*p.client, req::login(name, name + "-password")).has_session());
+  return p;
+}
+
+TEST(MatchPlay, YourMoveReachesEveryConnectionOfThePlayerWhoMustActSubscribedOrNot) {
+  ServerProcess server(play_flags());
+  ASSERT_TRUE(server.started()) << server.log();
+  Player alice = registered(server.ws_url(), "alice");
+  Player bob = registered(server.ws_url(), "bob");
+  Player alice_phone = signed_in(server, "alice");  // in the lobby, not in the match's room
+  Player bob_phone = signed_in(server, "bob");
+  const std::string id = started(alice, bob);
+  auto your_move = [&id](const v1::ServerEnvelope& e) {
+    return e.has_your_move() && e.your_move().match_id() == id;
+  };
+  // Side A deploys first: alice hears it on her other connection, bob does not.
+  EXPECT_TRUE(push_where(*alice_phone.client, your_move));
+  EXPECT_FALSE(push_where(*bob_phone.client, your_move, 300ms));
+  // Alice plays until side B has to act; then it is bob's turn, wherever he is.
+  Picker picker;
+  std::uint64_t seq = 0;
+  for (int i = 0; i < 100; ++i) {
+    auto legal = call(*alice.client, get_legal(id));
+    auto cmd = picker.pick(legal.legal().legal(), rules::Side::kA);
+    if (!cmd) break;
+    auto r = call(*alice.client, submit(id, ++seq, *cmd));
+    if (!r.command_result().accepted()) break;
+    if (legal.legal().legal().optio().end_deployment()) break;
+  }
+  EXPECT_TRUE(push_where(*bob_phone.client, your_move));
+}
+
+TEST(MatchPlay, PresenceChangesReachTheRoomAndTheGraceIsAnnounced) {
+  ServerProcess server(play_flags());
+  ASSERT_TRUE(server.started()) << server.log();
+  Player alice = registered(server.ws_url(), "alice");
+  Player bob = registered(server.ws_url(), "bob");
+  v1::ClientEnvelope create = req::create_match("optio/test", true);
+  auto* tc = create.mutable_create_match()->mutable_settings()->mutable_time_control();
+  tc->set_kind(v1::TimeControl::LIVE);
+  tc->set_seconds_per_move(600);
+  tc->set_disconnect_grace_seconds(60);
+  auto created = call(*alice.client, create);
+  ASSERT_TRUE(created.has_match_created()) << created.DebugString();
+  const std::string id = created.match_created().match().match_id();
+  EXPECT_FALSE(error_of(call(*alice.client, sit(id))));
+  EXPECT_TRUE(call(*bob.client, req::join_match(id, client_entropy())).has_match_joined());
+  auto presence_of = [&id](v1::Side side) {
+    return [&id, side](const v1::ServerEnvelope& e) {
+      return e.has_presence() && e.presence().match_id() == id && e.presence().side() == side;
+    };
+  };
+  // Alice comes into the room: she is told who is there (she is; bob is not yet).
+  ASSERT_TRUE(call(*alice.client, req::subscribe(id)).has_subscribed());
+  auto a_here = push_where(*alice.client, presence_of(v1::SIDE_A));
+  auto b_here = push_where(*alice.client, presence_of(v1::SIDE_B));
+  ASSERT_TRUE(a_here && b_here);
+  EXPECT_TRUE(a_here->presence().connected());
+  EXPECT_FALSE(b_here->presence().connected());
+  // Bob comes into the room: alice, there already, is told.
+  ASSERT_TRUE(call(*bob.client, req::subscribe(id)).has_subscribed());
+  auto came = push_where(*alice.client, presence_of(v1::SIDE_B));
+  ASSERT_TRUE(came);
+  EXPECT_TRUE(came->presence().connected());
+  // A second connection of his changes nothing.
+  Player bob_tablet = signed_in(server, "bob");
+  ASSERT_TRUE(call(*bob_tablet.client, req::subscribe(id)).has_subscribed());
+  EXPECT_FALSE(push_where(*alice.client, presence_of(v1::SIDE_B), 300ms));
+  // Bob closes one of his two connections: he is still there.
+  bob_tablet.client.reset();
+  EXPECT_FALSE(push_where(*alice.client, presence_of(v1::SIDE_B), 400ms));
+  // And the other: gone. Side A is to act, so no grace runs for him.
+  bob.client.reset();
+  auto gone = push_where(*alice.client, presence_of(v1::SIDE_B));
+  ASSERT_TRUE(gone);
+  EXPECT_FALSE(gone->presence().connected());
+  EXPECT_EQ(gone->presence().grace_ends_ms(), 0);
+  // Back again.
+  Player bob_again = signed_in(server, "bob");
+  ASSERT_TRUE(call(*bob_again.client, req::subscribe(id)).has_subscribed());
+  auto back = push_where(*alice.client, presence_of(v1::SIDE_B));
+  ASSERT_TRUE(back);
+  EXPECT_TRUE(back->presence().connected());
+  // Alice leaves while she has to act: bob learns when he may claim the win (60 s from now).
+  const auto before = std::chrono::duration_cast<std::chrono::milliseconds>(
+                          std::chrono::system_clock::now().time_since_epoch())
+                          .count();
+  alice.client.reset();
+  auto away = push_where(*bob_again.client, [&](const v1::ServerEnvelope& e) {
+    return presence_of(v1::SIDE_A)(e) && !e.presence().connected();
+  });
+  ASSERT_TRUE(away);
+  EXPECT_FALSE(away->presence().connected());
+  EXPECT_GE(away->presence().grace_ends_ms(), before + 55'000);
+  EXPECT_LE(away->presence().grace_ends_ms(), before + 65'000);
+}
+
+// What a spectator was sent: every event, each update's status, and its snapshots.
+struct SpectatorLog {
+  std::vector<v1::ViewEvent> events;
+  std::vector<v1::Snapshot> snapshots;
+  int early_statuses = 0;  // statuses that told more than the events it had been sent
+  bool record = false;
+  std::uint64_t known() const {
+    std::uint64_t n = snapshots.empty() ? 0 : snapshots.back().event_count();
+    if (!events.empty()) n = std::max<std::uint64_t>(n, events.back().number() + 1);
+    return n;
+  }
+};
+
+void take(client::ProtocolClient& c, SpectatorLog* log, std::chrono::milliseconds quiet = 300ms) {
+  std::string error;
+  while (auto push = c.next_push(quiet, &error)) {
+    if (!push->has_match_update()) continue;
+    const auto& u = push->match_update();
+    if (u.has_snapshot()) log->snapshots.push_back(u.snapshot());
+    for (const auto& e : u.events())
+      log->events.push_back(e);
+    // A status is the present: it may come only when the spectator has all of it.
+    if (u.has_status() && u.status().event_count() > log->known()) ++log->early_statuses;
+    log->record = log->record || u.has_record();
+  }
+}
+
+TEST(MatchPlay, ADelayedSpectatorSeesOnlyWhatIsTheGivenTurnsOldUntilTheEnd) {
+  ServerProcess server(play_flags());
+  ASSERT_TRUE(server.started()) << server.log();
+  Player alice = registered(server.ws_url(), "alice");
+  Player bob = registered(server.ws_url(), "bob");
+  Player carol = registered(server.ws_url(), "carol");
+  Player dave = registered(server.ws_url(), "dave");
+  v1::ClientEnvelope create = req::create_match("optio/test", true);
+  create.mutable_create_match()->mutable_settings()->set_spectator_delay_turns(1);
+  auto created = call(*alice.client, create);
+  ASSERT_TRUE(created.has_match_created()) << created.DebugString();
+  const std::string id = created.match_created().match().match_id();
+  EXPECT_FALSE(error_of(call(*alice.client, sit(id))));
+  ASSERT_TRUE(call(*carol.client, req::subscribe(id)).has_subscribed());
+  EXPECT_TRUE(call(*bob.client, req::join_match(id, client_entropy())).has_match_joined());
+  ASSERT_TRUE(call(*alice.client, req::subscribe(id)).has_subscribed());
+  // Play into turn 3; alice's own updates say after which entry the game was in which turn.
+  std::map<std::uint32_t, int> turn_after;  // entry -> the game turn once it was applied
+  std::uint64_t all_events = 0;
+  int turn = 0;
+  Picker pickers[2];
+  std::uint64_t seq[2] = {0, 0};
+  Player* players[2] = {&alice, &bob};
+  SpectatorLog alice_log;
+  for (int round = 0; round < 500 && turn < 3; ++round) {
+    for (int p = 0; p < 2 && turn < 3; ++p) {
+      auto legal = call(*players[p]->client, get_legal(id));
+      auto cmd = pickers[p].pick(legal.legal().legal(), p == 0 ? rules::Side::kA : rules::Side::kB);
+      if (!cmd) continue;
+      auto r = call(*players[p]->client, submit(id, ++seq[p], *cmd));
+      if (!r.command_result().accepted()) continue;
+      // Alice's update for this commit: its events and the turn after it.
+      const std::uint64_t count = r.command_result().event_count();
+      while (alice_log.known() < count) {
+        std::string error;
+        auto push = alice.client->next_push(3s, &error);
+        ASSERT_TRUE(push) << error;
+        if (!push->has_match_update()) continue;
+        const auto& u = push->match_update();
+        for (const auto& e : u.events())
+          alice_log.events.push_back(e);
+        if (u.has_snapshot()) alice_log.snapshots.push_back(u.snapshot());
+        if (u.has_status()) turn = u.status().turn();
+        if (u.has_snapshot()) turn = u.snapshot().turn();
+      }
+      turn_after[r.command_result().entry()] = turn;
+      all_events = count;
+    }
+  }
+  ASSERT_EQ(turn, 3);
+  // Every event of an entry that left the game in turn 2 or before, and nothing later.
+  std::uint64_t visible = 0;
+  for (const auto& e : alice_log.events) {
+    auto it = turn_after.find(e.entry());
+    if (it == turn_after.end() || it->second <= 2) visible = e.number() + 1;
+  }
+  ASSERT_GT(visible, 0u);
+  ASSERT_LT(visible, all_events);
+  SpectatorLog early;
+  take(*carol.client, &early);
+  EXPECT_EQ(early.known(), visible);
+  for (const auto& e : early.events) {
+    auto it = turn_after.find(e.entry());
+    if (it != turn_after.end()) {
+      EXPECT_LE(it->second, 2) << "event " << e.number();
+    }
+  }
+  EXPECT_EQ(early.early_statuses, 0) << "a live status would tell a delayed spectator the present";
+  // One who comes now gets a picture of the same moment.
+  ASSERT_TRUE(call(*dave.client, req::subscribe(id)).has_subscribed());
+  SpectatorLog late;
+  take(*dave.client, &late);
+  ASSERT_EQ(late.snapshots.size(), 1u);
+  EXPECT_EQ(late.snapshots[0].event_count(), visible);
+  EXPECT_LE(late.snapshots[0].turn(), 2);
+  // At the end the delay is lifted: everything, and the record.
+  v1::ClientEnvelope resign;
+  resign.mutable_resign();
+  ASSERT_FALSE(error_of(call(*bob.client, with_id(resign, id))));
+  take(*carol.client, &early);
+  take(*dave.client, &late);
+  EXPECT_TRUE(early.record);
+  EXPECT_TRUE(late.record);
+  SpectatorLog alice_end;
+  take(*alice.client, &alice_end);
+  EXPECT_EQ(early.known(), std::max(all_events, alice_end.known()));
+  EXPECT_EQ(early.known(), late.known());
+  EXPECT_EQ(early.early_statuses + late.early_statuses, 0);
+}
+
 TEST(MatchPlay, AResumingClientGetsExactlyTheEventsItMissed) {
   ServerProcess server(play_flags());
   ASSERT_TRUE(server.started()) << server.log();
@@ -427,9 +661,9 @@ TEST(MatchPlay, AMissedLiveDeadlineForfeitsAndDeadlinesSurviveARestart) {
 // events. State hashes are NOT masked: a viewer's hash must not depend on hidden content.
 void mask(google::protobuf::Message* m) {
   static const std::set<std::string> kStrings = {"match_id", "dice_commitment", "commitment"};
-  static const std::set<std::string> kTimes = {"created_ms",    "updated_ms",  "deadline_a_ms",
-                                               "deadline_b_ms", "deadline_ms", "sent_ms",
-                                               "server_time_ms"};
+  static const std::set<std::string> kTimes = {"created_ms",     "updated_ms",   "deadline_a_ms",
+                                               "deadline_b_ms",  "deadline_ms",  "sent_ms",
+                                               "server_time_ms", "grace_ends_ms"};
   const auto* r = m->GetReflection();
   std::vector<const google::protobuf::FieldDescriptor*> fields;
   r->ListFields(*m, &fields);

@@ -373,6 +373,7 @@ State Game::project(const State& s, Viewer v) {
 Acting Game::acting(const State& s) {
   Acting a;
   a.phase = std::string(phase_name(s.phase));
+  a.turn = s.turn;
   switch (s.phase) {
     case Phase::kDeployment:
     case Phase::kMove:

@@ -376,7 +376,7 @@ TEST(OptioBreak, AnArmyWithHalfItsUnitsRoutedLoses) {
   ASSERT_TRUE(Game::outcome(s));
   EXPECT_EQ(Game::outcome(s)->kind, Outcome::Kind::kWinA);
   EXPECT_EQ(Game::outcome(s)->reason, "side B's army broke: A lost 0/2, B lost 1/2");
-  EXPECT_EQ(Game::acting(s), (Acting{false, false, "over"}));
+  EXPECT_EQ(Game::acting(s), (Acting{false, false, "over", 1}));
   EXPECT_EQ(refusal(s, kB, cmd::EndPhase{}).rule, "optio.9.over");
 }
 

@@ -112,7 +112,7 @@ TEST(OptioOrders, BothSidesActAtOnceAndCardsAreSealed) {
   EXPECT_EQ(refusal(s, kA, cmd::SubmitOrders{{{3, {{3, 2}}}}}).message,
             "your orders card is already in");
   play(s, kB, cmd::SubmitOrders{{{4, {{3, 7}}}}});
-  EXPECT_EQ(Game::acting(s), (Acting{true, false, "move"}));
+  EXPECT_EQ(Game::acting(s), (Acting{true, false, "move", 1}));
   EXPECT_EQ(s.turn, 1);
 }
 
@@ -192,7 +192,7 @@ TEST(OptioSequence, FirstSideMovesThenSecondThenMeleeAndEndOfTurn) {
   State s = lone(UT::kHeavyInfantry);
   EXPECT_EQ(refusal(s, kB, cmd::EndPhase{}).message, "it is side A's move phase");
   play(s, kA, cmd::EndPhase{});
-  EXPECT_EQ(Game::acting(s), (Acting{false, true, "move"}));
+  EXPECT_EQ(Game::acting(s), (Acting{false, true, "move", 1}));
   const auto ev = play(s, kB, cmd::EndPhase{});
   const auto phases = events_of<ev::PhaseStarted>(ev);
   ASSERT_EQ(phases.size(), 2u);
@@ -200,7 +200,7 @@ TEST(OptioSequence, FirstSideMovesThenSecondThenMeleeAndEndOfTurn) {
   EXPECT_EQ(phases[1].phase, Phase::kMove);
   EXPECT_EQ(phases[1].turn, 2);
   EXPECT_EQ(events_of<ev::TurnEnded>(ev).size(), 1u);
-  EXPECT_EQ(Game::acting(s), (Acting{true, false, "move"}));
+  EXPECT_EQ(Game::acting(s), (Acting{true, false, "move", 2}));
 }
 
 // ---- advance
