@@ -223,6 +223,8 @@ const std::vector<Route>& routes() {
        CASTRA_ID_FORM(claim_win), &H::claim_win},
       {Env::kExportRecord, "export_record", A::kIdentified, M::kExists,
        CASTRA_MATCH_ID(export_record), CASTRA_ID_FORM(export_record), &H::export_record},
+      {Env::kGetSnapshot, "get_snapshot", A::kIdentified, M::kExists, CASTRA_MATCH_ID(get_snapshot),
+       CASTRA_ID_FORM(get_snapshot), &H::get_snapshot},
   };
   return kRoutes;
 }

@@ -63,6 +63,7 @@ class Handlers {
   void answer_draw(Call& call);
   void claim_win(Call& call);
   void export_record(Call& call);
+  void get_snapshot(Call& call);
   // A connection has gone: its match observers stop, its seats count as away.
   void client_gone(std::uint64_t client_id);
   // Requests this build does not serve (the lobby-only mode): ERROR_NOT_IMPLEMENTED.

@@ -202,4 +202,30 @@ void Handlers::export_record(Call& call) {
   call.reply.ok(std::move(e));
 }
 
+void Handlers::get_snapshot(Call& call) {
+  std::shared_ptr<runtime::MatchHost> host = host_of(call);
+  if (!host && s_.play != nullptr) host = s_.play->load(call.match->id);
+  if (!host) return call.reply.fail(fail(ErrorCode::kMatchNotFound, "no record of that match"));
+  rules::Viewer viewer = rules::Viewer::kEveryone;  // an ended match: its record is public
+  if (!host->ended()) {
+    const store::MatchRow row = host->row();
+    const std::int64_t me = call.client.account_id;
+    if (me != 0 && row.player_a == me) {
+      viewer = rules::Viewer::kSideA;
+    } else if (me != 0 && row.player_b == me) {
+      viewer = rules::Viewer::kSideB;
+    } else {
+      return call.reply.fail(
+          fail(ErrorCode::kNotSeated, "a running match's past is shown to its players only"));
+    }
+  }
+  auto snapshot = host->snapshot_at(viewer, call.request.get_snapshot().entry_count());
+  if (!snapshot) {
+    return call.reply.fail(fail(ErrorCode::kInvalidRequest, snapshot.error().message));
+  }
+  v1::ServerEnvelope e;
+  *e.mutable_snapshot() = std::move(*snapshot);
+  call.reply.ok(std::move(e));
+}
+
 }  // namespace castra::dispatch

@@ -563,6 +563,17 @@ std::uint64_t MatchHost::visible_events(const Subscriber& s) const {
   return events;
 }
 
+rules::Checked<v1::Snapshot> MatchHost::snapshot_at(Viewer viewer, std::uint32_t entries) const {
+  std::lock_guard lock(mu_);
+  if (entries > committed_entries_) {
+    return rules::refuse("match.entry", "the match has " + std::to_string(committed_entries_) +
+                                            " log entries, not " + std::to_string(entries));
+  }
+  auto past = rebuild(entries);
+  if (!past) return rules::refuse("server.replay", "the match could not be rebuilt");
+  return past->snapshot(viewer);
+}
+
 std::unique_ptr<wire::AnyMatch> MatchHost::rebuild(std::uint32_t entries) const {
   auto fresh = wire::make_match(
       {id_, match_->scenario(), match_->rules_version(), match_->secrets().server_seed});

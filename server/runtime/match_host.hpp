@@ -104,6 +104,8 @@ class MatchHost : public std::enable_shared_from_this<MatchHost> {
   bool ended() const;
   rules::Acting acting() const;
   v1::Snapshot snapshot(Viewer viewer) const;
+  // What `viewer` sees after the first `entries` committed log entries (rebuilt from the log).
+  rules::Checked<v1::Snapshot> snapshot_at(Viewer viewer, std::uint32_t entries) const;
   v1::GameLegal legal(Side side) const;
   std::uint64_t committed_events() const;
 

@@ -587,6 +587,89 @@ TEST(MatchPlay, ADelayedSpectatorSeesOnlyWhatIsTheGivenTurnsOldUntilTheEnd) {
   EXPECT_EQ(early.early_statuses + late.early_statuses, 0);
 }
 
+v1::ClientEnvelope get_snapshot(const std::string& id, std::uint32_t entries) {
+  v1::ClientEnvelope e;
+  e.mutable_get_snapshot()->set_match_id(id);
+  e.mutable_get_snapshot()->set_entry_count(entries);
+  return e;
+}
+
+// The state hash `c` was told in the update that brought it to `events` events.
+std::string hash_at(client::ProtocolClient& c, std::uint64_t events) {
+  std::string error;
+  while (auto push = c.next_push(3s, &error)) {
+    if (!push->has_match_update() || !push->match_update().has_status()) continue;
+    const auto& st = push->match_update().status();
+    if (st.event_count() == events) return st.state_hash();
+  }
+  ADD_FAILURE() << "no update reached " << events << " events: " << error;
+  return {};
+}
+
+TEST(MatchPlay, GetSnapshotShowsEachPlayerHisOwnPastAndAnEndedMatchToAnyone) {
+  ServerProcess server(play_flags());
+  ASSERT_TRUE(server.started()) << server.log();
+  Player alice = registered(server.ws_url(), "alice");
+  Player bob = registered(server.ws_url(), "bob");
+  Player carol = registered(server.ws_url(), "carol");
+  const std::string id = started(alice, bob);
+  ASSERT_TRUE(call(*alice.client, req::subscribe(id)).has_subscribed());
+  ASSERT_TRUE(call(*bob.client, req::subscribe(id)).has_subscribed());
+  // Play through the deployments and the sealed orders; each player's live hash per entry.
+  std::map<std::uint32_t, std::string> seen[2];  // entries -> the hash that side was shown
+  Picker pickers[2];
+  std::uint64_t seq[2] = {0, 0};
+  Player* players[2] = {&alice, &bob};
+  int commands = 0;
+  for (int round = 0; round < 200 && commands < 24; ++round) {
+    for (int p = 0; p < 2; ++p) {
+      auto legal = call(*players[p]->client, get_legal(id));
+      auto cmd = pickers[p].pick(legal.legal().legal(), p == 0 ? rules::Side::kA : rules::Side::kB);
+      if (!cmd) continue;
+      auto r = call(*players[p]->client, submit(id, ++seq[p], *cmd));
+      if (!r.command_result().accepted()) continue;
+      ++commands;
+      const std::uint32_t entries = r.command_result().entry() + 1;
+      for (int q = 0; q < 2; ++q)
+        seen[q][entries] = hash_at(*players[q]->client, r.command_result().event_count());
+    }
+  }
+  ASSERT_GE(commands, 24);
+  // Each player is shown his own past exactly as he saw it live (orders cards included: the
+  // two views differ where a card is sealed).
+  int differing = 0;
+  for (const auto& [entries, hash] : seen[0]) {
+    for (int q = 0; q < 2; ++q) {
+      auto r = call(*players[q]->client, get_snapshot(id, entries));
+      ASSERT_TRUE(r.has_snapshot()) << r.DebugString();
+      EXPECT_EQ(r.snapshot().entry_count(), entries);
+      EXPECT_EQ(r.snapshot().state_hash(), seen[q][entries])
+          << "side " << q << " entry " << entries;
+    }
+    differing += seen[0][entries] != seen[1][entries];
+  }
+  EXPECT_GT(differing, 0) << "no sealed orders were played: the test shows nothing";
+  // Someone not seated sees nothing of a running match's past.
+  EXPECT_EQ(error_of(call(*carol.client, get_snapshot(id, 1))), v1::ERROR_NOT_SEATED);
+  // Once ended, anyone sees any moment, everything revealed; the last is the record's final.
+  v1::ClientEnvelope resign;
+  resign.mutable_resign();
+  ASSERT_FALSE(error_of(call(*bob.client, with_id(resign, id))));
+  auto record = call(*carol.client, export_record(id));
+  ASSERT_TRUE(record.has_record()) << record.DebugString();
+  const auto n = static_cast<std::uint32_t>(record.record().entries_size());
+  auto last = call(*carol.client, get_snapshot(id, n));
+  ASSERT_TRUE(last.has_snapshot()) << last.DebugString();
+  EXPECT_EQ(last.snapshot().state_hash(), record.record().final_state_hash());
+  EXPECT_TRUE(last.snapshot().ended());
+  auto first = call(*carol.client, get_snapshot(id, 1));
+  ASSERT_TRUE(first.has_snapshot()) << first.DebugString();
+  EXPECT_EQ(first.snapshot().event_count(),
+            record.record().entries(0).first_event() +
+                static_cast<std::uint64_t>(record.record().entries(0).events_size()));
+  EXPECT_EQ(error_of(call(*carol.client, get_snapshot(id, n + 1))), v1::ERROR_INVALID_REQUEST);
+}
+
 TEST(MatchPlay, AResumingClientGetsExactlyTheEventsItMissed) {
   ServerProcess server(play_flags());
   ASSERT_TRUE(server.started()) << server.log();
