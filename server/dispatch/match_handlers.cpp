@@ -80,6 +80,8 @@ void Handlers::watch(Client& client, const store::MatchRow& row, std::optional<i
                      std::optional<std::uint64_t> seen_events) {
   if (s_.play == nullptr) return;
   auto host = s_.play->find(row.id);
+  // An ended match out of memory comes back for its room: its last picture and its record.
+  if (!host && row.status == "finished") host = s_.play->load(row.id);
   if (!host) return;
   unwatch(client.id, row.id);
   auto observer = std::make_shared<ConnectionObserver>(client.connection, row.id);

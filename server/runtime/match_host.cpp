@@ -1,5 +1,7 @@
 #include "server/runtime/match_host.hpp"
 
+#include <algorithm>
+
 #include <spdlog/spdlog.h>
 
 #include <cassert>
@@ -46,6 +48,7 @@ MatchHost::MatchHost(std::unique_ptr<wire::AnyMatch> match, store::MatchRow row,
       match_(std::move(match)),
       row_(std::move(row)) {
   last_tick_ms_ = clock_.now_ms();
+  last_used_ms_ = last_tick_ms_;
 }
 
 store::MatchRow MatchHost::row() const {
@@ -80,6 +83,7 @@ v1::GameLegal MatchHost::legal(Side side) const {
 
 std::optional<v1::MatchRecord> MatchHost::record() const {
   std::lock_guard lock(mu_);
+  last_used_ms_ = clock_.now_ms();
   return match_->record();
 }
 
@@ -95,6 +99,7 @@ void MatchHost::act(Op op) {
   Deliveries out;
   {
     std::lock_guard lock(mu_);
+    last_used_ms_ = clock_.now_ms();
     run_or_queue(std::move(op), out);
   }
   for (auto& f : out)
@@ -563,8 +568,18 @@ std::uint64_t MatchHost::visible_events(const Subscriber& s) const {
   return events;
 }
 
+bool MatchHost::may_leave_memory() const {
+  std::lock_guard lock(mu_);
+  const bool ended = closed_ || match_->outcome().has_value();
+  const bool watched = std::any_of(subscribers_.begin(), subscribers_.end(),
+                                   [](const Subscriber& s) { return !s.observer.expired(); });
+  return ended && !watched && !in_flight_ && queue_.empty() &&
+         clock_.now_ms() - last_used_ms_ >= options_.keep_ended_ms;
+}
+
 rules::Checked<v1::Snapshot> MatchHost::snapshot_at(Viewer viewer, std::uint32_t entries) const {
   std::lock_guard lock(mu_);
+  last_used_ms_ = clock_.now_ms();
   if (entries > committed_entries_) {
     return rules::refuse("match.entry", "the match has " + std::to_string(committed_entries_) +
                                             " log entries, not " + std::to_string(entries));

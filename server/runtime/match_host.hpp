@@ -55,6 +55,9 @@ struct HostOptions {
   // Runs work off the store's writer thread (the server posts to its io threads). The default
   // runs it at once, which suits tests over a store whose queue never fills.
   std::function<void(std::function<void()>)> post = [](std::function<void()> f) { f(); };
+  // An ended match nobody watches leaves memory this long after its last use (its record,
+  // answers and pictures are loaded again from the store when asked for).
+  std::int64_t keep_ended_ms = 10 * 60 * 1000;
   // Receives the notices; called with no lock held, must not block. Empty: none are made.
   std::function<void(const HostNotice&)> notify;
 };
@@ -102,6 +105,8 @@ class MatchHost : public std::enable_shared_from_this<MatchHost> {
 
   std::optional<v1::MatchRecord> record() const;
   bool ended() const;
+  // Ended, watched by nobody, nothing in flight or queued, and unused for keep_ended_ms.
+  bool may_leave_memory() const;
   rules::Acting acting() const;
   v1::Snapshot snapshot(Viewer viewer) const;
   // What `viewer` sees after the first `entries` committed log entries (rebuilt from the log).
@@ -187,6 +192,7 @@ class MatchHost : public std::enable_shared_from_this<MatchHost> {
   std::int64_t absent_acting_ms_[2] = {0, 0};
   std::int64_t last_tick_ms_ = 0;
   std::optional<Side> draw_offer_;
+  mutable std::int64_t last_used_ms_ = 0;
 };
 
 }  // namespace castra::runtime

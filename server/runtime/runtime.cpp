@@ -172,8 +172,18 @@ std::size_t Runtime::recover() {
 }
 
 void Runtime::tick() {
-  for (auto& host : matches())
+  std::vector<std::string> idle;
+  for (auto& host : matches()) {
     host->tick();
+    if (host->may_leave_memory()) idle.push_back(host->id());
+  }
+  if (idle.empty()) return;
+  std::lock_guard lock(mu_);
+  for (const auto& id : idle) {
+    auto it = hosts_.find(id);
+    // Looked at again under the lock: a request may have used it since.
+    if (it != hosts_.end() && it->second->may_leave_memory()) hosts_.erase(it);
+  }
 }
 
 }  // namespace castra::runtime

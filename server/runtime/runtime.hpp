@@ -46,7 +46,8 @@ class Runtime {
   // Loads every open and live match from the store. Returns how many were loaded and logs
   // each that could not be (kept closed).
   std::size_t recover();
-  // Runs every match's deadlines; the server calls it every few hundred milliseconds.
+  // Runs every match's deadlines and lets ended matches nobody uses leave memory
+  // (HostOptions::keep_ended_ms); the server calls it every few hundred milliseconds.
   void tick();
   std::vector<std::shared_ptr<MatchHost>> matches();
   // Where every match's notices go (the server's pushes), besides HostOptions::notify; empty

@@ -379,5 +379,40 @@ TEST_F(RuntimeTest, RecoveryClosesAMatchWhoseLogDoesNotReplay) {
   EXPECT_EQ(row(host->id())->status, "closed");
 }
 
+TEST_F(RuntimeTest, AnEndedMatchNobodyWatchesLeavesMemoryAndComesBackFromTheStore) {
+  auto ended = create();
+  seat_both(*ended);
+  ASSERT_TRUE(submit(*ended, Side::kA, 1, first_deploy(*ended, Side::kA)).accepted());
+  EXPECT_FALSE(wait([&](auto d) { ended->resign(Side::kB, d); }));
+  const auto record = ended->record();
+  ASSERT_TRUE(record);
+  auto watched = create();
+  seat_both(*watched);
+  EXPECT_FALSE(wait([&](auto d) { watched->resign(Side::kA, d); }));
+  auto spectator = std::make_shared<Recorder>();
+  watched->subscribe(Viewer::kSpectator, std::nullopt, spectator);
+  auto running = create();
+  seat_both(*running);
+  const std::string ids[3] = {ended->id(), watched->id(), running->id()};
+  ended.reset();
+  watched.reset();
+  running.reset();
+
+  runtime_.tick();  // not yet idle long enough
+  EXPECT_NE(runtime_.find(ids[0]), nullptr);
+  clock_.advance(HostOptions{}.keep_ended_ms);
+  runtime_.tick();
+  EXPECT_EQ(runtime_.find(ids[0]), nullptr);
+  EXPECT_NE(runtime_.find(ids[1]), nullptr) << "a spectator still watches it";
+  EXPECT_NE(runtime_.find(ids[2]), nullptr) << "it is being played";
+  // Loaded again from the store: the same record, and its answers still found.
+  auto back = runtime_.load(ids[0]);
+  ASSERT_TRUE(back);
+  EXPECT_EQ(back->record()->SerializeAsString(), record->SerializeAsString());
+  auto repeat = submit(*back, Side::kA, 1, v1::GameCommand());
+  EXPECT_TRUE(repeat.accepted());
+  EXPECT_EQ(repeat.entry(), 1u);
+}
+
 }  // namespace
 }  // namespace castra::runtime
