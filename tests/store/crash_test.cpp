@@ -53,7 +53,8 @@ class Client {
     auto& last = last_[{key.match, key.side}];
     ASSERT_EQ(last.seq, key.seq) << "an answer for a command the client did not send last";
     last.acked = true;
-    if (pending_.count(key.match) != 0 && pending_[key.match] == key) pending_.erase(key.match);
+    const bool was_pending = pending_.count(key.match) != 0 && pending_[key.match] == key;
+    if (was_pending) pending_.erase(key.match);
     auto [at, fresh] = answers_.emplace(key, reply);
     if (!fresh) {
       ASSERT_TRUE(dup) << "acknowledged twice: " << key.match << " " << key.seq;
@@ -71,7 +72,9 @@ class Client {
       ++resumptions_checked_;
       awaiting_.erase(waiting);
     }
-    state_hash_[key.match] = after;
+    // A repeated answer to an older command (one whose acknowledgement was "lost" while the
+    // other side has played since) tells an old state: the client keeps the newer one.
+    if (!dup || was_pending) state_hash_[key.match] = after;
   }
   void seated(const std::string& match, const std::string& hash) { state_hash_[match] = hash; }
   // A resumed match must be where the client was last told it is; if its last command is
