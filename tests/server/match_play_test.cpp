@@ -307,10 +307,28 @@ TEST(MatchPlay, RepeatsOutOfTurnAndIllegalCommandsGetTheirAnswers) {
   const auto illegal = call(*alice.client, submit(id, 2, bad));
   EXPECT_FALSE(illegal.command_result().accepted());
   EXPECT_FALSE(illegal.command_result().error().message().empty());
+  // A command that moves the other side's unit, in alice's own turn.
+  ASSERT_TRUE(call(*alice.client, req::subscribe(id)).has_subscribed());
+  std::string error;
+  auto first_update = alice.client->next_push(3s, &error);
+  while (first_update && !first_update->match_update().has_snapshot())
+    first_update = alice.client->next_push(3s, &error);
+  ASSERT_TRUE(first_update) << error;
+  int theirs = 0;
+  for (const auto& u : first_update->match_update().snapshot().state().optio().units()) {
+    if (u.side() == v1::SIDE_B) theirs = u.id();
+  }
+  ASSERT_NE(theirs, 0);
+  v1::GameCommand not_mine = *cmd;
+  not_mine.mutable_optio()->mutable_deploy()->set_unit(theirs);
+  const auto other_side = call(*alice.client, submit(id, 4, not_mine));
+  EXPECT_FALSE(other_side.command_result().accepted());
+  EXPECT_NE(other_side.command_result().error().message().find("not yours"), std::string::npos)
+      << other_side.DebugString();
   // A command for the other rule set.
   v1::GameCommand other;
   other.mutable_stand()->mutable_end_phase();
-  const auto wrong_game = call(*alice.client, submit(id, 3, other));
+  const auto wrong_game = call(*alice.client, submit(id, 5, other));
   EXPECT_FALSE(wrong_game.command_result().accepted());
   EXPECT_EQ(wrong_game.command_result().error().rule(), "wire.command");
 }
