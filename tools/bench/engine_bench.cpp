@@ -136,6 +136,38 @@ void BM_OptioLegalCommands(benchmark::State& state) {
 }
 BENCHMARK(BM_OptioLegalCommands);
 
+// A match rebuilt from its stored log up to its last entry, then pictured for everyone: what
+// GetSnapshot does for the last step of a replay, and what start-up recovery does per match.
+void BM_OptioRebuildFromLog(benchmark::State& state) {
+  const Script& s = optio_training();
+  castra::match::Bytes32 salt{};
+  auto played = fresh(s);
+  for (const auto& line : s.lines) {
+    (void)played->submit(line.side() == castra::v1::SIDE_B ? Side::kB : Side::kA, line.command(),
+                         salt);
+  }
+  std::vector<castra::v1::LogEntry> log;
+  std::vector<std::vector<castra::wire::SealSalt>> salts;
+  for (std::size_t i = 1; i < played->entry_count(); ++i) {  // entry 0: the seating
+    log.push_back(played->log_entry(i));
+    salts.push_back(played->salts(i));
+  }
+  for (auto _ : state) {
+    auto m = fresh(s);
+    for (std::size_t i = 0; i < log.size(); ++i) {
+      if (auto error = m->replay(log[i], salts[i])) {
+        state.SkipWithError(error->c_str());
+        return;
+      }
+    }
+    benchmark::DoNotOptimize(m->snapshot(Viewer::kEveryone).ByteSizeLong());
+  }
+  state.counters["entries/s"] =
+      benchmark::Counter(static_cast<double>(log.size()) * static_cast<double>(state.iterations()),
+                         benchmark::Counter::kIsRate);
+}
+BENCHMARK(BM_OptioRebuildFromLog)->Unit(benchmark::kMicrosecond);
+
 }  // namespace
 
 BENCHMARK_MAIN();
