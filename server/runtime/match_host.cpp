@@ -549,11 +549,22 @@ void MatchHost::subscribe(Viewer viewer, std::optional<std::uint64_t> seen_event
 }
 
 void MatchHost::unsubscribe(const Observer* observer) {
-  std::lock_guard lock(mu_);
-  std::erase_if(subscribers_, [&](const Subscriber& s) {
-    auto o = s.observer.lock();
-    return !o || o.get() == observer;
-  });
+  Deliveries out;
+  {
+    std::lock_guard lock(mu_);
+    const auto before = subscribers_.size();
+    bool spectator = false;
+    std::erase_if(subscribers_, [&](const Subscriber& s) {
+      auto o = s.observer.lock();
+      const bool gone = !o || o.get() == observer;
+      spectator = spectator || (gone && s.viewer == Viewer::kSpectator);
+      return gone;
+    });
+    // The others see the spectator count go down (a player's leaving is a presence change).
+    if (spectator && subscribers_.size() < before && !in_flight_) collect_updates(&out);
+  }
+  for (auto& f : out)
+    f();
 }
 
 std::uint64_t MatchHost::visible_events(const Subscriber& s) const {

@@ -414,5 +414,21 @@ TEST_F(RuntimeTest, AnEndedMatchNobodyWatchesLeavesMemoryAndComesBackFromTheStor
   EXPECT_EQ(repeat.entry(), 1u);
 }
 
+TEST_F(RuntimeTest, TheSpectatorCountFollowsSpectatorsComingAndGoing) {
+  auto host = create();
+  seat_both(*host);
+  auto player = std::make_shared<Recorder>();
+  auto first = std::make_shared<Recorder>();
+  auto second = std::make_shared<Recorder>();
+  host->subscribe(Viewer::kSideA, std::nullopt, player);
+  host->subscribe(Viewer::kSpectator, std::nullopt, first);
+  host->subscribe(Viewer::kSpectator, std::nullopt, second);
+  EXPECT_EQ(player->updates().back().spectators(), 2u);
+  host->unsubscribe(second.get());
+  EXPECT_EQ(player->updates().back().spectators(), 1u);
+  EXPECT_EQ(first->updates().back().spectators(), 1u);
+  EXPECT_EQ(host->spectators(), 1u);
+}
+
 }  // namespace
 }  // namespace castra::runtime
