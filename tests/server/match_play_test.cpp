@@ -501,9 +501,19 @@ struct SpectatorLog {
   }
 };
 
-void take(client::ProtocolClient& c, SpectatorLog* log, std::chrono::milliseconds quiet = 300ms) {
+// Reads `c`'s pushes into `log` until `done` holds (waiting up to 10 s for it), then whatever
+// else comes within a short quiet spell.
+void take(client::ProtocolClient& c, SpectatorLog* log,
+          const std::function<bool(const SpectatorLog&)>& done) {
+  const auto deadline = std::chrono::steady_clock::now() + 10s;
   std::string error;
-  while (auto push = c.next_push(quiet, &error)) {
+  for (;;) {
+    const bool waiting = !done(*log) && std::chrono::steady_clock::now() < deadline;
+    auto push = c.next_push(waiting ? 1s : 200ms, &error);
+    if (!push) {
+      if (waiting) continue;
+      return;
+    }
     if (!push->has_match_update()) continue;
     const auto& u = push->match_update();
     if (u.has_snapshot()) log->snapshots.push_back(u.snapshot());
@@ -574,7 +584,7 @@ TEST(MatchPlay, ADelayedSpectatorSeesOnlyWhatIsTheGivenTurnsOldUntilTheEnd) {
   ASSERT_GT(visible, 0u);
   ASSERT_LT(visible, all_events);
   SpectatorLog early;
-  take(*carol.client, &early);
+  take(*carol.client, &early, [&](const SpectatorLog& l) { return l.known() >= visible; });
   EXPECT_EQ(early.known(), visible);
   for (const auto& e : early.events) {
     auto it = turn_after.find(e.entry());
@@ -586,7 +596,7 @@ TEST(MatchPlay, ADelayedSpectatorSeesOnlyWhatIsTheGivenTurnsOldUntilTheEnd) {
   // One who comes now gets a picture of the same moment.
   ASSERT_TRUE(call(*dave.client, req::subscribe(id)).has_subscribed());
   SpectatorLog late;
-  take(*dave.client, &late);
+  take(*dave.client, &late, [](const SpectatorLog& l) { return !l.snapshots.empty(); });
   ASSERT_EQ(late.snapshots.size(), 1u);
   EXPECT_EQ(late.snapshots[0].event_count(), visible);
   EXPECT_LE(late.snapshots[0].turn(), 2);
@@ -594,12 +604,13 @@ TEST(MatchPlay, ADelayedSpectatorSeesOnlyWhatIsTheGivenTurnsOldUntilTheEnd) {
   v1::ClientEnvelope resign;
   resign.mutable_resign();
   ASSERT_FALSE(error_of(call(*bob.client, with_id(resign, id))));
-  take(*carol.client, &early);
-  take(*dave.client, &late);
+  auto has_record = [](const SpectatorLog& l) { return l.record; };
+  take(*carol.client, &early, has_record);
+  take(*dave.client, &late, has_record);
   EXPECT_TRUE(early.record);
   EXPECT_TRUE(late.record);
   SpectatorLog alice_end;
-  take(*alice.client, &alice_end);
+  take(*alice.client, &alice_end, has_record);
   EXPECT_EQ(early.known(), std::max(all_events, alice_end.known()));
   EXPECT_EQ(early.known(), late.known());
   EXPECT_EQ(early.early_statuses + late.early_statuses, 0);
