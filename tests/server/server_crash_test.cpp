@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "common/wire/any_match.hpp"
+#include "tests/server/picker.hpp"
 #include "tests/server/protocol_support.hpp"
 
 namespace castra::testing {
@@ -30,44 +31,6 @@ v1::ClientEnvelope submit(const std::string& id, std::uint64_t seq, const v1::Ga
   e.mutable_submit_command()->set_client_seq(seq);
   *e.mutable_submit_command()->mutable_command() = c;
   return e;
-}
-
-// The STAND! commands a side may send now, from the server's legal list: deploy one type at
-// a time, attack when it can, otherwise end the phase.
-std::optional<v1::GameCommand> pick(const v1::stand::Legal& l) {
-  v1::GameCommand c;
-  auto* sc = c.mutable_stand();
-  if (l.deploy_size() > 0 && l.deploy(0).destinations_size() > 0) {
-    const auto& g = l.deploy(0);
-    const auto& dest = g.destinations(0);
-    *sc->mutable_deploy()->mutable_hex() = dest.hex();
-    auto* f = sc->mutable_deploy()->mutable_figures();
-    switch (g.types(0)) {
-      case v1::stand::TROOP_INFANTRY:
-        f->set_infantry(dest.most().infantry());
-        break;
-      case v1::stand::TROOP_ARCHERS:
-        f->set_archers(dest.most().archers());
-        break;
-      case v1::stand::TROOP_CAVALRY:
-        f->set_cavalry(dest.most().cavalry());
-        break;
-      default:
-        f->set_chariots(dest.most().chariots());
-        break;
-    }
-    return c;
-  }
-  if (l.attacks_size() > 0 && l.attacks(0).targets_size() > 0) {
-    *sc->mutable_attack()->mutable_from() = l.attacks(0).from();
-    *sc->mutable_attack()->mutable_target() = l.attacks(0).targets(0);
-    return c;
-  }
-  if (l.end_phase()) {
-    sc->mutable_end_phase();
-    return c;
-  }
-  return std::nullopt;
 }
 
 struct Side {
@@ -187,7 +150,8 @@ TEST(ServerCrash, NoAcknowledgedCommandIsLostOrAppliedTwiceAcrossTwentySigkills)
           alive = false;
           break;
         }
-        auto cmd = pick(legal->legal().legal().stand());
+        auto cmd =
+            Picker().pick(legal->legal().legal(), s == 0 ? rules::Side::kA : rules::Side::kB);
         if (!cmd) continue;
         const std::uint64_t seq = t.sides[s].next_seq++;
         t.sides[s].unanswered = std::make_pair(seq, *cmd);
