@@ -162,6 +162,13 @@ v1::ClientEnvelope chat(const std::string& match_id, v1::ChatChannel channel,
   return e;
 }
 
+v1::ClientEnvelope get_snapshot(const std::string& match_id, std::uint32_t entry_count) {
+  v1::ClientEnvelope e;
+  e.mutable_get_snapshot()->set_match_id(match_id);
+  e.mutable_get_snapshot()->set_entry_count(entry_count);
+  return e;
+}
+
 }  // namespace requests
 
 }  // namespace castra::client

@@ -69,6 +69,8 @@ castra::v1::ClientEnvelope join_match(const std::string& match_id, const std::st
 castra::v1::ClientEnvelope subscribe(const std::string& match_id);
 castra::v1::ClientEnvelope chat(const std::string& match_id, castra::v1::ChatChannel channel,
                                 const std::string& text);
+// The match's picture after its first `entry_count` log entries (replay).
+castra::v1::ClientEnvelope get_snapshot(const std::string& match_id, std::uint32_t entry_count);
 }  // namespace requests
 
 }  // namespace castra::client

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "client/net/protocol_client.hpp"
 #include "client/sdl/labels.hpp"
 
 namespace castra::client {
@@ -21,6 +22,10 @@ namespace {
 constexpr std::size_t kMaxMessages = 6;
 constexpr std::size_t kMaxChat = 200;
 constexpr int kEntropyBytes = 32;
+// Replay pictures: at most this many kept, and a request at most this often (the server
+// allows 20 messages a second).
+constexpr std::size_t kMaxPast = 256;
+constexpr auto kPastInterval = std::chrono::milliseconds(120);
 
 std::int64_t unix_ms() {
   return std::chrono::duration_cast<std::chrono::milliseconds>(
@@ -244,6 +249,11 @@ void Client::open_match(const std::string& match_id, const std::string& invitati
   // the server finds that too far back), then a snapshot of the present.
   subscribe(true);
   resync();
+}
+
+void Client::open_replay(const std::string& match_id) {
+  open_match(match_id);
+  match_.replay_on_open = true;
 }
 
 void Client::subscribe(bool history) {
@@ -550,6 +560,43 @@ void Client::request_record() {
     if (match_.commitment_at_start.empty())
       match_.commitment_at_start = r.record().dice_commitment();
   });
+}
+
+const v1::Snapshot* Client::past_snapshot(std::uint32_t entries) {
+  if (auto it = match_.past.find(entries); it != match_.past.end()) return &it->second;
+  const auto now = std::chrono::steady_clock::now();
+  if (match_.offline || !online() || match_.past_asked || match_.past_refused.count(entries) ||
+      now - match_.past_sent < kPastInterval) {
+    return nullptr;
+  }
+  match_.past_asked = entries;
+  match_.past_sent = now;
+  if (std::getenv("CASTRA_CLIENT_TRACE") != nullptr)
+    std::fprintf(stderr, "get_snapshot: entries=%u\n", entries);
+  const std::string id = match_.id;
+  session_.request(
+      requests::get_snapshot(id, entries), [this, id, entries](const v1::ServerEnvelope& r) {
+        if (match_.id != id) return;
+        match_.past_asked.reset();
+        if (r.has_snapshot()) {
+          if (match_.past.size() >= kMaxPast) {
+            // Drop the picture farthest from the one just shown.
+            auto distance = [entries](const auto& kv) {
+              return kv.first > entries ? kv.first - entries : entries - kv.first;
+            };
+            match_.past.erase(std::max_element(
+                match_.past.begin(), match_.past.end(),
+                [&](const auto& a, const auto& b) { return distance(a) < distance(b); }));
+          }
+          match_.past[entries] = r.snapshot();
+          return;
+        }
+        // A broken connection asks again once it is back; a refusal never.
+        if (r.has_error() && r.error().code() != v1::ERROR_UNSPECIFIED)
+          match_.past_refused.insert(entries);
+        report(r, "Replay");
+      });
+  return nullptr;
 }
 
 void Client::send_chat(const std::string& text) {

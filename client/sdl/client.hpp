@@ -7,7 +7,9 @@
 
 #include <chrono>
 #include <cstdint>
+#include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -83,6 +85,12 @@ struct MatchData {
   // What the room was last told of each side's presence (A, B); nothing before the first.
   std::optional<bool> present[2];
   std::int64_t claim_from_ms = 0;
+  // Replay: the server's pictures of the match after N log entries (GetSnapshot), by N.
+  std::map<std::uint32_t, v1::Snapshot> past;
+  std::optional<std::uint32_t> past_asked;  // the one request in flight
+  std::chrono::steady_clock::time_point past_sent{};
+  std::set<std::uint32_t> past_refused;  // answered with an error: not asked again
+  bool replay_on_open = false;           // opened from the lobby's Replay
 };
 
 // Settings of the "new match" form.
@@ -132,6 +140,8 @@ class Client {
   void create_match(const NewMatch& settings);
   void join(const v1::MatchSummary& m, const std::string& invitation_code = "");
   void open_match(const std::string& match_id, const std::string& invitation_code = "");
+  // Opens a finished match straight into its replay.
+  void open_replay(const std::string& match_id);
   void leave_match_screen();
   // The creator withdraws a match nobody has joined (LeaveMatch).
   void withdraw();
@@ -143,6 +153,11 @@ class Client {
   void answer_draw(bool accept);
   void claim_win();
   void request_record();
+  // Replay: the picture after the match's first `entries` log entries, or nullptr until the
+  // server has sent it. Asks for it (GetSnapshot) when it is neither cached nor refused: one
+  // request at a time and a few a second, within the server's message rate, so stepping fast
+  // skips the pictures in between. Cached by entry count for the match on screen.
+  const v1::Snapshot* past_snapshot(std::uint32_t entries);
   void send_chat(const std::string& text);
   // Writes the exported record as JSON (protobuf's JSON mapping); the path, or "" and an error
   // message.

@@ -235,7 +235,7 @@ void LobbyScreen::draw_list(Ui& ui, Client& client, const SDL_Rect& r) {
     };
     const bool mine = m.seated();
     if (m.status() == v1::MATCH_FINISHED) {
-      if (action("Replay", ButtonStyle::kPrimary)) client.open_match(m.match_id());
+      if (action("Replay", ButtonStyle::kPrimary)) client.open_replay(m.match_id());
     } else if (mine) {
       if (action("Open", ButtonStyle::kPrimary)) client.open_match(m.match_id());
     } else {

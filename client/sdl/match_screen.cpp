@@ -13,6 +13,7 @@ namespace castra::client {
 namespace {
 
 constexpr int kControlsHeight = 50;
+constexpr int kReplayNoteHeight = 44;  // the replay's step and keys, under the board
 constexpr int kActionSubmit = 0;
 constexpr int kActionResign = 1;
 constexpr int kActionOrders = 2;
@@ -59,18 +60,26 @@ int turn_of(const v1::Snapshot& s) {
   return 0;
 }
 
-// The game turn an event opens, when it opens one (read from the event's own field).
-std::optional<int> turn_opened(const v1::ViewEvent& e) {
-  if (!e.has_event()) return std::nullopt;
-  if (e.event().has_optio() && e.event().optio().has_phase_started()) {
-    const auto& ps = e.event().optio().phase_started();
-    if (ps.phase() == v1::optio::PHASE_MOVE && ps.side() == v1::SIDE_A) return ps.turn();
+// The game turn of a phase an event starts (Optio's PhaseStarted, STAND!'s PhaseBegan), read
+// from the event's own field; 0 before the battle.
+int phase_turn(const v1::ViewEvent& e) {
+  if (!e.has_event()) return 0;
+  if (e.event().has_optio() && e.event().optio().has_phase_started())
+    return e.event().optio().phase_started().turn();
+  if (e.event().has_stand() && e.event().stand().has_phase_began())
+    return e.event().stand().phase_began().game_turn();
+  return 0;
+}
+
+// A game turn begins with the first event that starts a phase of it: the first moment the
+// match's Snapshot.turn reads that turn. (turn, events shown through that event) per turn.
+std::vector<std::pair<int, std::size_t>> find_turn_starts(const std::vector<v1::ViewEvent>& log) {
+  std::vector<std::pair<int, std::size_t>> out;
+  for (std::size_t i = 0; i < log.size(); ++i) {
+    const int t = phase_turn(log[i]);
+    if (t > (out.empty() ? 0 : out.back().first)) out.push_back({t, i + 1});
   }
-  if (e.event().has_stand() && e.event().stand().has_phase_began()) {
-    const auto& pb = e.event().stand().phase_began();
-    if (pb.phase() == v1::stand::PHASE_MOVE) return pb.game_turn();
-  }
-  return std::nullopt;
+  return out;
 }
 
 std::string event_line(const v1::ViewEvent& e) {
@@ -117,6 +126,59 @@ std::string MatchScreen::geometry_json() const {
   return out.str();
 }
 
+const v1::Snapshot* MatchScreen::shown(const MatchData& m) const {
+  if (replay_ && replay_board_) return &*replay_board_;
+  return m.snapshot ? &*m.snapshot : nullptr;
+}
+
+bool MatchScreen::replay_loading(const MatchData& m) const {
+  return replay_ && !m.offline && (!replay_board_ || replay_board_entries_ != replay_entries(m));
+}
+
+std::optional<std::uint32_t> MatchScreen::replay_shown_entries(const MatchData& m) const {
+  if (!replay_ || !replay_board_ || replay_loading(m)) return std::nullopt;
+  return replay_board_entries_;
+}
+
+void MatchScreen::start_replay() {
+  replay_ = true;
+  replay_pos_ = 0;
+  end_open_ = false;
+  end_dismissed_ = true;
+}
+
+std::uint32_t MatchScreen::replay_entries(const MatchData& m) const {
+  // After the entry of the last event shown. (A match's last entry, a resignation or an
+  // agreed end, has no events; it changes nothing on the board.)
+  if (replay_pos_ == 0 || m.log.empty()) return 0;
+  return m.log[std::min(replay_pos_, m.log.size()) - 1].entry() + 1;
+}
+
+void MatchScreen::replay_fetch(Client& client) {
+  // Offline there is no server to ask: the board stays the final position.
+  if (client.match().offline) return;
+  const std::uint32_t want = replay_entries(client.match());
+  if (!replay_board_ || replay_board_entries_ != want) {
+    if (const v1::Snapshot* past = client.past_snapshot(want)) {
+      replay_board_ = *past;
+      replay_board_entries_ = want;
+    }
+  }
+}
+
+void MatchScreen::go_to_turn(Client& client) {
+  const int turn = std::atoi(replay_turn_.c_str());
+  for (const auto& [t, pos] : turn_starts_) {
+    if (t != turn) continue;
+    replay_pos_ = pos;
+    return;
+  }
+  client.say(turn_starts_.empty()
+                 ? "No turn began in this match."
+                 : "This match has turns 1 to " + std::to_string(turn_starts_.back().first) + ".",
+             MessageKind::kError);
+}
+
 void MatchScreen::ask(const std::string& question, const std::string& yes,
                       std::optional<v1::GameCommand> cmd, int action) {
   confirm_question_ = question;
@@ -138,11 +200,19 @@ void MatchScreen::draw(Ui& ui, Client& client) {
     end_dismissed_ = false;
     replay_ = false;
     replay_pos_ = 0;
+    replay_board_.reset();
+    replay_turn_.clear();
     saved_record_.clear();
     confirm_question_.clear();
     seen_your_move_ = m.your_move_count;
     log_scroll_ = 0;
   }
+  if (m.replay_on_open) {
+    m.replay_on_open = false;
+    start_replay();
+  }
+  turn_starts_ = find_turn_starts(m.log);
+  if (replay_) replay_fetch(client);
   if (m.your_move_count != seen_your_move_) {
     seen_your_move_ = m.your_move_count;
     flash_until_ = std::chrono::steady_clock::now() + std::chrono::milliseconds(1600);
@@ -160,7 +230,10 @@ void MatchScreen::draw(Ui& ui, Client& client) {
   const SDL_Rect top{0, 0, W, theme::kTopBar};
   const SDL_Rect panel{W - panel_w, theme::kTopBar, panel_w, H - theme::kTopBar};
   const SDL_Rect controls{0, H - kControlsHeight, W - panel_w, kControlsHeight};
-  const SDL_Rect board{0, theme::kTopBar, W - panel_w, H - theme::kTopBar - kControlsHeight};
+  const int note_h = replay_ ? kReplayNoteHeight : 0;
+  const SDL_Rect board{0, theme::kTopBar, W - panel_w,
+                       H - theme::kTopBar - kControlsHeight - note_h};
+  const SDL_Rect note{0, board.y + board.h, board.w, note_h};
   board_area_ = board;
 
   ui.note_region("top-bar", top);
@@ -171,6 +244,7 @@ void MatchScreen::draw(Ui& ui, Client& client) {
   draw_top_bar(ui, client, top);
   draw_panel(ui, client, panel);
   draw_controls(ui, client, controls);
+  if (note_h > 0) draw_replay_note(ui, client, note);
   if (replay_) replay_keys(ui, client);
   // The "your move" flash: a pulsing gold frame round the board.
   const auto now = std::chrono::steady_clock::now();
@@ -248,14 +322,15 @@ void MatchScreen::draw_panel(Ui& ui, Client& client, const SDL_Rect& r) {
   const int x = r.x + 14;
   const int w = r.w - 28;
   int y = r.y + 10;
+  const v1::Snapshot* snap = shown(m);
   // Players.
   for (v1::Side side : {v1::SIDE_A, v1::SIDE_B}) {
     const SDL_Color c = side == v1::SIDE_A ? theme::kSideA : theme::kSideB;
     p.fill_round_rect(SDL_Rect{x, y + 2, 18, 18}, 4, c);
     std::string name = side == v1::SIDE_A ? m.summary.player_a() : m.summary.player_b();
     if (name.empty()) name = m.offline ? "" : "(free seat)";
-    if (m.snapshot && m.snapshot->state().has_stand()) {
-      const auto& st = m.snapshot->state().stand();
+    if (snap && snap->state().has_stand()) {
+      const auto& st = snap->state().stand();
       const auto& tally = side == v1::SIDE_A ? st.side_a() : st.side_b();
       if (!tally.army().empty()) name = tally.army() + (name.empty() ? "" : " (" + name + ")");
     }
@@ -264,15 +339,15 @@ void MatchScreen::draw_panel(Ui& ui, Client& client, const SDL_Rect& r) {
     p.text(line, x + 26, y + 1, 15, theme::kText, Align::kLeft, Weight::kBold);
     // Losses so far, from the state's own tallies.
     std::string tally_text;
-    if (m.snapshot && m.snapshot->state().has_stand()) {
-      const auto& st = m.snapshot->state().stand();
+    if (snap && snap->state().has_stand()) {
+      const auto& st = snap->state().stand();
       const auto& tally = side == v1::SIDE_A ? st.side_a() : st.side_b();
       tally_text = tally.start_strength() == 0
                        ? "to deploy: " + stand_figures_text(tally.to_deploy())
                        : "lost " + std::to_string(tally.lost_strength()) + " of " +
                              std::to_string(tally.start_strength()) + " strength";
-    } else if (m.snapshot && m.snapshot->state().has_optio()) {
-      const auto& st = m.snapshot->state().optio();
+    } else if (snap && snap->state().has_optio()) {
+      const auto& st = snap->state().optio();
       const int i = side == v1::SIDE_A ? 0 : 1;
       if (st.routed_size() > i && st.start_units_size() > i)
         tally_text = std::to_string(st.routed(i)) + " of " + std::to_string(st.start_units(i)) +
@@ -282,10 +357,10 @@ void MatchScreen::draw_panel(Ui& ui, Client& client, const SDL_Rect& r) {
     y += 42;
   }
   // Turn and phase.
-  if (m.snapshot) {
-    std::string t = "Turn " + std::to_string(turn_of(*m.snapshot));
-    if (turn_limit(*m.snapshot) > 0) t += " of " + std::to_string(turn_limit(*m.snapshot));
-    t += "  -  " + phase_text(*m.snapshot) + " phase";
+  if (snap) {
+    std::string t = "Turn " + std::to_string(turn_of(*snap));
+    if (turn_limit(*snap) > 0) t += " of " + std::to_string(turn_limit(*snap));
+    t += "  -  " + phase_text(*snap) + " phase";
     p.text(t, x, y, 15, theme::kGold, Align::kLeft, Weight::kBold);
     y += 24;
   }
@@ -295,7 +370,8 @@ void MatchScreen::draw_panel(Ui& ui, Client& client, const SDL_Rect& r) {
     ui.note_region("spectator-banner", banner);
     p.fill_round_rect(banner, 5, theme::kSpectator);
     const std::string text =
-        m.spectator_delay_turns > 0
+        (m.snapshot && m.snapshot->ended()) || m.ended ? "Spectator: the match is over"
+        : m.spectator_delay_turns > 0
             ? "Spectator: " + turns_text(m.spectator_delay_turns) + " behind the play"
             : "Spectator: watching live";
     p.text_centered(text, banner.x + banner.w / 2.0f, banner.y + 14.0f, 14, theme::kText,
@@ -402,8 +478,8 @@ void MatchScreen::draw_log(Ui& ui, Client& client, const SDL_Rect& r) {
     auto lines = p.wrap(event_line(e), size, body.w - 8);
     for (auto it = lines.rbegin(); it != lines.rend(); ++it)
       rows.push_back({(it + 1 == lines.rend() ? "" : "   ") + *it, c});
-    if (auto t = turn_opened(e))
-      rows.push_back({"-- turn " + std::to_string(*t) + " --", theme::kGold});
+    for (const auto& [t, pos] : turn_starts_)
+      if (pos == i + 1) rows.push_back({"-- turn " + std::to_string(t) + " --", theme::kGold});
   }
   if (m.log.empty()) {
     p.text(m.snapshot ? "No events yet." : "Waiting for the match...", body.x, body.y, size,
@@ -427,7 +503,8 @@ void MatchScreen::draw_board(Ui& ui, Client& client, const SDL_Rect& r) {
   p.fill_rect(r, theme::kBackground);
   squares_.reset();
   hexes_.reset();
-  if (!m.snapshot || (!m.snapshot->state().has_optio() && !m.snapshot->state().has_stand())) {
+  const v1::Snapshot* snap = shown(m);
+  if (!snap || (!snap->state().has_optio() && !snap->state().has_stand())) {
     std::string msg;
     std::string sub;
     if (m.summary.status() == v1::MATCH_OPEN) {
@@ -499,46 +576,50 @@ void MatchScreen::draw_board(Ui& ui, Client& client, const SDL_Rect& r) {
     }
   };
 
-  if (m.snapshot->state().has_optio()) {
-    const auto& st = m.snapshot->state().optio();
+  if (snap->state().has_optio()) {
+    const auto& st = snap->state().optio();
     board_cols_ = st.cols();
     board_rows_ = st.rows();
     squares_.emplace(r, st.cols(), st.rows(), camera_, theme::kBoardMargin);
     OptioOverlay ov = replay_ ? OptioOverlay{} : optio_.board(ui, client, r, *squares_);
     if (replay_) replay_marks(&ov.trail, &ov.flashes);
-    // The revealed orders cards, drawn when the end screen asks for them.
+    // The revealed orders cards, drawn when the end screen asks for them: all of them; in
+    // replay each side's latest card up to the step shown.
     if (m.record && show_cards_ && (end_open_ || replay_)) {
-      int k = 0;
-      for (const auto& entry : m.record->entries()) {
-        for (const auto& ev : entry.events()) {
+      std::vector<const v1::optio::OrdersCard*> cards;
+      const int upto = replay_ && replay_board_ ? static_cast<int>(replay_board_entries_)
+                                                : m.record->entries_size();
+      for (int i = 0; i < upto && i < m.record->entries_size(); ++i) {
+        for (const auto& ev : m.record->entries(i).events()) {
           if (!ev.has_optio() || !ev.optio().has_orders_card()) continue;
-          for (const auto& path : ev.optio().orders_card().paths()) {
-            OptioOverlay::Path drawn;
-            for (const auto& sq : path.squares())
-              drawn.squares.push_back({sq.col(), sq.row()});
-            drawn.color = theme::kPathColors[k++ % std::size(theme::kPathColors)];
-            drawn.label = side_letter(ev.optio().orders_card().side()) + " sub " +
-                          std::to_string(path.leader());
-            ov.paths.push_back(drawn);
+          const auto& card = ev.optio().orders_card();
+          if (replay_) {
+            std::erase_if(cards, [&](const auto* c) { return c->side() == card.side(); });
           }
+          cards.push_back(&card);
+        }
+      }
+      int k = 0;
+      for (const auto* card : cards) {
+        for (const auto& path : card->paths()) {
+          OptioOverlay::Path drawn;
+          for (const auto& sq : path.squares())
+            drawn.squares.push_back({sq.col(), sq.row()});
+          drawn.color = theme::kPathColors[k++ % std::size(theme::kPathColors)];
+          drawn.label = side_letter(card->side()) + " sub " + std::to_string(path.leader());
+          ov.paths.push_back(drawn);
         }
       }
     }
     draw_optio_board(p, r, *squares_, st, ov);
   } else {
-    const auto& st = m.snapshot->state().stand();
+    const auto& st = snap->state().stand();
     board_cols_ = st.width();
     board_rows_ = st.height();
     hexes_.emplace(r, st.width(), st.height(), camera_, theme::kBoardMargin);
     StandOverlay ov = replay_ ? StandOverlay{} : stand_.board(ui, client, r, *hexes_);
     if (replay_) replay_marks(&ov.trail, &ov.flashes);
     draw_stand_board(p, r, *hexes_, st, ov);
-  }
-  if (replay_) {
-    const SDL_Rect note{r.x + 12, r.y + r.h - 34, 360, 26};
-    p.fill_round_rect(note, 5, SDL_Color{0, 0, 0, 160});
-    p.text("Board: the final position; arrows mark the current event", note.x + 8, note.y + 5, 12,
-           theme::kText);
   }
 }
 
@@ -552,43 +633,7 @@ void MatchScreen::draw_controls(Ui& ui, Client& client, const SDL_Rect& r) {
   const bool player = m.role == v1::ROLE_PLAYER && !m.offline;
   const bool live = m.snapshot && !m.snapshot->ended() && !m.ended;
   if (replay_) {
-    const std::size_t n = m.log.size();
-    if (ui.button(SDL_Rect{x, y, 44, h}, "|<", ButtonStyle::kNormal, replay_pos_ > 0, SDLK_HOME))
-      replay_pos_ = 0;
-    x += 50;
-    if (ui.button(SDL_Rect{x, y, 44, h}, "<", ButtonStyle::kNormal, replay_pos_ > 0)) --replay_pos_;
-    x += 50;
-    if (ui.button(SDL_Rect{x, y, 44, h}, ">", ButtonStyle::kNormal, replay_pos_ < n)) ++replay_pos_;
-    x += 50;
-    if (ui.button(SDL_Rect{x, y, 44, h}, ">|", ButtonStyle::kNormal, replay_pos_ < n, SDLK_END))
-      replay_pos_ = n;
-    x += 56;
-    // Jump a turn back or forward.
-    auto jump = [&](int dir) {
-      std::size_t i = replay_pos_;
-      while (true) {
-        if (dir < 0 && i == 0) break;
-        if (dir > 0 && i >= n) break;
-        i = dir < 0 ? i - 1 : i + 1;
-        if (i > 0 && i <= n && turn_opened(m.log[i - 1])) break;
-      }
-      replay_pos_ = i;
-    };
-    if (ui.button(SDL_Rect{x, y, 96, h}, "Turn -", ButtonStyle::kNormal, replay_pos_ > 0,
-                  SDLK_PAGEUP))
-      jump(-1);
-    x += 102;
-    if (ui.button(SDL_Rect{x, y, 96, h}, "Turn +", ButtonStyle::kNormal, replay_pos_ < n,
-                  SDLK_PAGEDOWN))
-      jump(1);
-    x += 110;
-    int turn = 0;
-    for (std::size_t i = 0; i < std::min(replay_pos_, n); ++i)
-      if (auto t = turn_opened(m.log[i])) turn = *t;
-    p.text("event " + std::to_string(replay_pos_) + " of " + std::to_string(n) + ", turn " +
-               std::to_string(turn),
-           x, y + 7, 14, theme::kText);
-    if (ui.button(SDL_Rect{r.x + r.w - 230, y, 110, h}, "Leave replay")) replay_ = false;
+    draw_replay_controls(ui, client, r);
   } else {
     std::string label;
     std::string question;
@@ -644,10 +689,8 @@ void MatchScreen::draw_controls(Ui& ui, Client& client, const SDL_Rect& r) {
         end_dismissed_ = false;
       }
       x += 128;
-      if (ui.button(SDL_Rect{x, y, 100, h}, "Replay", ButtonStyle::kNormal, !m.log.empty())) {
-        replay_ = true;
-        replay_pos_ = 0;
-      }
+      if (ui.button(SDL_Rect{x, y, 100, h}, "Replay", ButtonStyle::kNormal, !m.log.empty()))
+        start_replay();
       x += 108;
     }
     if (ui.button(SDL_Rect{r.x + r.w - 230, y, 110, h}, "Lobby", ButtonStyle::kNormal, true,
@@ -687,10 +730,85 @@ void MatchScreen::draw_controls(Ui& ui, Client& client, const SDL_Rect& r) {
                             board_area_.y + board_area_.h / 2);
 }
 
+void MatchScreen::draw_replay_controls(Ui& ui, Client& client, const SDL_Rect& r) {
+  const auto& m = client.match();
+  const std::size_t n = m.log.size();
+  int x = r.x + 12;
+  const int y = r.y + 9;
+  const int h = 32;
+  auto button = [&](int w, const std::string& label, bool enabled, SDL_Keycode key = SDLK_UNKNOWN) {
+    const bool hit = ui.button(SDL_Rect{x, y, w, h}, label, ButtonStyle::kNormal, enabled, key);
+    x += w + 6;
+    return hit;
+  };
+  if (button(44, "|<", replay_pos_ > 0, SDLK_HOME)) replay_pos_ = 0;
+  if (button(44, "<", replay_pos_ > 0)) --replay_pos_;
+  if (button(44, ">", replay_pos_ < n)) ++replay_pos_;
+  if (button(44, ">|", replay_pos_ < n, SDLK_END)) replay_pos_ = n;
+  x += 6;
+  // A turn back: the start of the turn shown, or of the one before when already there.
+  if (button(80, "Turn -", replay_pos_ > 0, SDLK_PAGEUP)) {
+    std::size_t to = 0;
+    for (const auto& [t, pos] : turn_starts_)
+      if (pos < replay_pos_) to = pos;
+    replay_pos_ = to;
+  }
+  if (button(80, "Turn +", replay_pos_ < n, SDLK_PAGEDOWN)) {
+    std::size_t to = n;
+    for (auto it = turn_starts_.rbegin(); it != turn_starts_.rend(); ++it)
+      if (it->second > replay_pos_) to = it->second;
+    replay_pos_ = to;
+  }
+  x += 6;
+  const bool entered = ui.text_field(SDL_Rect{x, y, 56, h}, "turn", &replay_turn_, "turn");
+  std::erase_if(replay_turn_, [](char c) { return c < '0' || c > '9'; });
+  x += 62;
+  if ((button(96, "Go to turn", !replay_turn_.empty()) || entered) && !replay_turn_.empty()) {
+    go_to_turn(client);
+    ui.unfocus();
+  }
+  if (ui.button(SDL_Rect{r.x + r.w - 230, y, 110, h}, "Leave replay")) replay_ = false;
+}
+
+void MatchScreen::draw_replay_note(Ui& ui, const Client& client, const SDL_Rect& r) {
+  Painter& p = ui.painter();
+  const auto& m = client.match();
+  int turn = 0;
+  for (const auto& [t, pos] : turn_starts_)
+    if (pos <= replay_pos_) turn = t;
+  std::string where =
+      "Replay: event " + std::to_string(replay_pos_) + " of " + std::to_string(m.log.size());
+  if (!m.offline) {
+    const std::uint32_t total = m.record ? static_cast<std::uint32_t>(m.record->entries_size())
+                                         : (m.log.empty() ? 0 : m.log.back().entry() + 1);
+    where +=
+        " (log entry " + std::to_string(replay_entries(m)) + " of " + std::to_string(total) + ")";
+  }
+  if (turn > 0) where += ", turn " + std::to_string(turn);
+  const std::string board_says = m.offline           ? "Offline: the board is the final position."
+                                 : replay_loading(m) ? "Loading the board..."
+                                                     : "";
+  const std::string help =
+      "Left/Right or < >: step    Home/End or |< >|: start, end    PageUp/PageDown or Turn -/+"
+      "    T, a number, Return (or Go to turn): that turn";
+  const int lh = p.line_height(12);
+  ui.note_region("replay-note", r);
+  p.fill_rect(r, theme::kPanelDark);
+  p.fill_rect(SDL_Rect{r.x, r.y, r.w, 1}, theme::kPanelLine);
+  const SDL_Rect note{r.x + 12, r.y + (r.h - 2 * lh) / 2, r.w - 24, 2 * lh};
+  const SDL_Rect where_box =
+      p.text(where, note.x, note.y, 12, theme::kText, Align::kLeft, Weight::kBold);
+  if (!board_says.empty())
+    p.text(board_says, where_box.x + where_box.w + 14, note.y, 12, theme::kGold, Align::kLeft,
+           Weight::kBold);
+  p.text(help, note.x, note.y + lh, 12, theme::kTextDim);
+}
+
 void MatchScreen::replay_keys(Ui& ui, const Client& client) {
   const std::size_t n = client.match().log.size();
   if (ui.key(SDLK_RIGHT) && replay_pos_ < n) ++replay_pos_;
   if (ui.key(SDLK_LEFT) && replay_pos_ > 0) --replay_pos_;
+  if (ui.key(SDLK_t)) ui.focus("turn");
 }
 
 void MatchScreen::draw_confirm(Ui& ui, Client& client) {
@@ -855,10 +973,7 @@ void MatchScreen::draw_end(Ui& ui, Client& client) {
   }
   if (ui.button(SDL_Rect{box.x + w - 260, by, 110, 36}, "Replay", ButtonStyle::kNormal,
                 !m.log.empty(), SDLK_UNKNOWN, 15, "Replay from the result")) {
-    replay_ = true;
-    replay_pos_ = 0;
-    end_open_ = false;
-    end_dismissed_ = true;
+    start_replay();
   }
   if (ui.button(SDL_Rect{box.x + w - 140, by, 114, 36}, "Close", ButtonStyle::kNormal, true,
                 SDLK_ESCAPE)) {

@@ -6,7 +6,9 @@
 #include <chrono>
 #include <optional>
 #include <string>
+#include <utility>
 #include <variant>
+#include <vector>
 
 #include "client/sdl/board_geometry.hpp"
 #include "client/sdl/client.hpp"
@@ -52,6 +54,11 @@ class MatchScreen {
   // True once after each "your move": the app plays its chime.
   bool take_chime();
   bool replaying() const { return replay_; }
+  // The picture the board shows: in replay the server's picture for the current step (the
+  // previous step's while it is fetched), else the latest.
+  const v1::Snapshot* shown(const MatchData& m) const;
+  // In replay, the log entries the board's picture is after, once it is the current step's.
+  std::optional<std::uint32_t> replay_shown_entries(const MatchData& m) const;
   bool end_shown() const { return end_open_; }
   bool confirming() const { return !confirm_question_.empty(); }
   OptioPlay& optio() { return optio_; }
@@ -65,7 +72,16 @@ class MatchScreen {
   void draw_controls(Ui& ui, Client& client, const SDL_Rect& r);
   void draw_confirm(Ui& ui, Client& client);
   void draw_end(Ui& ui, Client& client);
+  void draw_replay_controls(Ui& ui, Client& client, const SDL_Rect& r);
+  void draw_replay_note(Ui& ui, const Client& client, const SDL_Rect& r);
   void replay_keys(Ui& ui, const Client& client);
+  void start_replay();
+  // The log entries the current step's picture is after.
+  std::uint32_t replay_entries(const MatchData& m) const;
+  // The current step's picture is on its way (the board shows the previous one).
+  bool replay_loading(const MatchData& m) const;
+  void replay_fetch(Client& client);
+  void go_to_turn(Client& client);
   void ask(const std::string& question, const std::string& yes, std::optional<v1::GameCommand> cmd,
            int action);
 
@@ -97,6 +113,11 @@ class MatchScreen {
   std::string saved_record_;
   bool replay_ = false;
   std::size_t replay_pos_ = 0;  // events shown: log[0, replay_pos_)
+  // Where each game turn begins: (turn, the replay_pos_ that shows its first event).
+  std::vector<std::pair<int, std::size_t>> turn_starts_;
+  std::optional<v1::Snapshot> replay_board_;  // the server's picture the board shows
+  std::uint32_t replay_board_entries_ = 0;    // ... after this many log entries
+  std::string replay_turn_;                   // the "go to turn" field
   // Event log scroll: lines from the bottom.
   int log_scroll_ = 0;
   std::string chat_;

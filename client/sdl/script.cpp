@@ -108,6 +108,8 @@ bool ScriptRunner::holds(const std::string& condition, Context& ctx, std::string
   if (w.empty()) return true;
   const std::string& what = w[0];
   const auto& m = ctx.client.match();
+  // What the board shows: in replay, the picture of the step shown.
+  const v1::Snapshot* shown = ctx.match.shown(m);
   auto needs = [&](std::size_t n) {
     if (w.size() >= n) return true;
     *error = "condition '" + condition + "' needs more words";
@@ -132,14 +134,25 @@ bool ScriptRunner::holds(const std::string& condition, Context& ctx, std::string
   if (what == "legal") return m.legal.has_value();
   if (what == "idle")
     return ctx.client.session().pending() == 0 && !m.command_in_flight && !m.resync_in_flight;
-  if (what == "phase") return needs(2) && m.snapshot && phase_of(*m.snapshot) == w[1];
+  if (what == "phase") return needs(2) && shown && phase_of(*shown) == w[1];
   if (what == "turn") {
     int n = 0;
-    if (!needs(2) || !to_int(w[1], &n) || !m.snapshot) return false;
-    const int turn = m.snapshot->turn() > 0            ? m.snapshot->turn()
-                     : m.snapshot->state().has_optio() ? m.snapshot->state().optio().turn()
-                                                       : m.snapshot->state().stand().game_turn();
+    if (!needs(2) || !to_int(w[1], &n) || !shown) return false;
+    const int turn = shown->turn() > 0            ? shown->turn()
+                     : shown->state().has_optio() ? shown->state().optio().turn()
+                                                  : shown->state().stand().game_turn();
     return turn >= n;
+  }
+  if (what == "events") {
+    int n = 0;
+    if (!needs(2) || !to_int(w[1], &n)) return false;
+    return m.log.size() >= static_cast<std::size_t>(n);
+  }
+  if (what == "replay") {
+    int n = 0;
+    if (!needs(2) || !to_int(w[1], &n)) return false;
+    const auto entries = ctx.match.replay_shown_entries(m);
+    return entries && *entries == static_cast<std::uint32_t>(n);
   }
   if (what == "ended") return (m.snapshot && m.snapshot->ended()) || m.ended.has_value();
   if (what == "record") return m.record.has_value();
@@ -169,16 +182,16 @@ bool ScriptRunner::holds(const std::string& condition, Context& ctx, std::string
     // unit ID at C R
     int id = 0, c = 0, r = 0;
     if (!needs(5) || !to_int(w[1], &id) || !to_int(w[3], &c) || !to_int(w[4], &r)) return false;
-    if (!m.snapshot || !m.snapshot->state().has_optio()) return false;
-    const auto* u = optio_unit(m.snapshot->state().optio(), id);
+    if (!shown || !shown->state().has_optio()) return false;
+    const auto* u = optio_unit(shown->state().optio(), id);
     return u != nullptr && u->placed() && !u->routed() && u->at().col() == c && u->at().row() == r;
   }
   if (what == "hex") {
     // hex C R side A|B   or   hex C R empty
     int c = 0, r = 0;
     if (!needs(4) || !to_int(w[1], &c) || !to_int(w[2], &r)) return false;
-    if (!m.snapshot || !m.snapshot->state().has_stand()) return false;
-    const auto* t = stand_tile(m.snapshot->state().stand(), c, r);
+    if (!shown || !shown->state().has_stand()) return false;
+    const auto* t = stand_tile(shown->state().stand(), c, r);
     if (t == nullptr) return false;
     const bool occupied =
         t->has_troops() && (t->troops().figures().infantry() + t->troops().figures().archers() +

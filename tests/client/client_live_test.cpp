@@ -6,7 +6,9 @@
 
 #include <deque>
 #include <functional>
+#include <map>
 #include <set>
+#include <sstream>
 #include <thread>
 
 #include <google/protobuf/util/json_util.h>
@@ -558,6 +560,208 @@ TEST(ClientLiveSpectator, WatchesAsAGuestWithTheDelayShownAndNothingToClick) {
     auto c = *p->cell(t.hex().col(), t.hex().row());
     EXPECT_GT(p->count(color, SDL_Rect{c.x - h, c.y - h, 2 * h, 2 * h}), 100);
   }
+}
+
+// ---- Replay: the server's picture at each step (GetSnapshot) --------------------------------
+
+// Who holds a STAND! hex in a picture: its side, or nothing.
+std::optional<v1::Side> holder(const v1::Snapshot& snap, const v1::Coord& hex) {
+  for (const auto& t : snap.state().stand().tiles()) {
+    if (t.hex().col() != hex.col() || t.hex().row() != hex.row() || !t.has_troops()) continue;
+    const auto& f = t.troops().figures();
+    if (f.infantry() + f.archers() + f.cavalry() + f.chariots() > 0) return t.troops().side();
+  }
+  return std::nullopt;
+}
+
+// Pixels of either side's counter colour within `reach` hex sizes of a hex's centre.
+int counter_pixels(const Picture& p, const v1::Coord& hex, double reach) {
+  const auto c = p.cell(hex.col(), hex.row());
+  EXPECT_TRUE(c) << "hex " << hex.ShortDebugString() << " is not drawn";
+  if (!c) return 0;
+  const int h = static_cast<int>(p.cell_size() * reach);
+  const SDL_Rect around{c->x - h, c->y - h, 2 * h, 2 * h};
+  return p.count(rgb(theme::kSideA), around) + p.count(rgb(theme::kSideB), around);
+}
+
+// Plays both sides with simple_answer() until an update says game turn `turn` has begun.
+void play_until_turn(Seat& a, Seat& b, int turn) {
+  const auto until = std::chrono::steady_clock::now() + 60s;
+  while (std::chrono::steady_clock::now() < until) {
+    for (Seat* seat : {&a, &b}) {
+      auto u = seat->next_update(100ms);
+      if (!u) continue;
+      if (u->has_status() && u->status().turn() >= turn) return;
+      seat->answer(*u, simple_answer);
+    }
+  }
+  ADD_FAILURE() << "game turn " << turn << " never began";
+}
+
+TEST(ClientLiveReplay, ShowsTheBoardAsItWasAtEachStepAndJumpsToATurn) {
+  testing::ServerProcess server(server_flags());
+  ASSERT_TRUE(server.started()) << server.log();
+  Seat alice = Seat::registered(server.ws_url(), "alice");
+  Seat bob = Seat::registered(server.ws_url(), "bob");
+  const std::string id = alice.create("stand/training", v1::SIDE_A);
+  bob.join(id);
+  auto first_a = alice.subscribe();
+  auto first_b = bob.subscribe();
+  ASSERT_TRUE(first_a && first_b) << kNeedsRuntime;
+  auto [mover, move_update] = deploy_both(alice, *first_a, bob, *first_b);
+  ASSERT_NE(mover, nullptr);
+
+  // Game turn 1: the side that moves first takes one group of one kind of figure to an empty
+  // hex (the board now, as the mover sees it, says which are empty); then both end their
+  // phases until turn 2 begins, and the other side resigns.
+  const auto& at = move_update.has_status() ? move_update.status() : move_update.snapshot();
+  const auto now = mover->call(client::requests::get_snapshot(id, at.entry_count()));
+  ASSERT_TRUE(now.has_snapshot()) << now.DebugString();
+  v1::Coord from, to;
+  v1::GameCommand move;
+  for (const auto& g : move_update.legal().stand().moves()) {
+    if (g.types_size() != 1 || move.has_stand()) continue;
+    for (const auto& d : g.destinations()) {
+      if (holder(now.snapshot(), d.hex()) || move.has_stand()) continue;
+      from = g.from();
+      to = d.hex();
+      auto* mv = move.mutable_stand()->mutable_move();
+      *mv->mutable_from() = g.from();
+      *mv->mutable_path() = d.path();
+      *mv->mutable_figures() = d.most();
+    }
+  }
+  ASSERT_TRUE(move.has_stand()) << "no group may move to an empty hex";
+  mover->submit(move);
+  play_until_turn(alice, bob, 2);
+  Seat& loser = mover == &alice ? bob : alice;
+  v1::ClientEnvelope resign;
+  resign.mutable_resign()->set_match_id(id);
+  ASSERT_TRUE(loser.call(resign).has_done());
+
+  // Where things are in the record: the move's entry, and the entries after which each turn
+  // has begun (the first event that starts a phase of it).
+  v1::ClientEnvelope ask_record;
+  ask_record.mutable_export_record()->set_match_id(id);
+  const auto record = alice.call(ask_record);
+  ASSERT_TRUE(record.has_record()) << record.DebugString();
+  const auto& entries = record.record().entries();
+  const auto n = static_cast<std::uint32_t>(entries.size());
+  std::uint32_t moved = 0, turn1 = 0, turn2 = 0, last = 0;
+  std::uint64_t events = 0;
+  for (std::uint32_t i = 0; i < n; ++i) {
+    if (entries[i].events_size() > 0) last = i + 1;
+    if (entries[i].command().stand().has_move()) moved = i;
+    for (const auto& e : entries[i].events()) {
+      if (!e.stand().has_phase_began()) continue;
+      if (e.stand().phase_began().game_turn() == 1 && turn1 == 0) turn1 = i + 1;
+      if (e.stand().phase_began().game_turn() == 2 && turn2 == 0) turn2 = i + 1;
+    }
+    events = std::max(events, entries[i].first_event() + entries[i].events_size());
+  }
+  ASSERT_GT(moved, 0u);
+  ASSERT_EQ(turn1, moved) << "turn 1 begins just before the move";
+  ASSERT_GT(turn2, moved + 1);
+  // The server's pictures agree with the story: the hex is empty before the move and held
+  // after it, to the end.
+  Seat guest = Seat::connect(server.ws_url());
+  guest.call(client::requests::guest());
+  const auto picture = [&](std::uint32_t k) {
+    const auto r = guest.call(client::requests::get_snapshot(id, k));
+    EXPECT_TRUE(r.has_snapshot()) << r.DebugString();
+    return r.snapshot();
+  };
+  ASSERT_EQ(holder(picture(moved), from), mover->side);
+  ASSERT_FALSE(holder(picture(moved), to));
+  ASSERT_EQ(holder(picture(moved + 1), to), mover->side);
+  ASSERT_EQ(holder(picture(turn2), to), mover->side);
+  ASSERT_EQ(holder(picture(last), to), mover->side);
+
+  // A guest replays it from the lobby's finished list: the end (the board after the last
+  // entry with events: the resignation's has none), back to just before the move event by
+  // event, one step on, then turn 2 by its number and turn 1 by PageUp; then from the end
+  // screen again, the start and turn 1 by PageDown, its pictures from the cache.
+  const std::uint64_t before_move = entries[moved].first_event();
+  std::string script =
+      "wait screen lobby timeout=30000\nclick-button Finished\nwait button Replay " + id +
+      "\nclick-button Replay " + id +
+      "\nwait screen match\nwait record timeout=30000\nwait events " + std::to_string(events) +
+      " timeout=30000\nwait replay 0 timeout=30000\nkey End\nscreenshot loading.png\nwait replay " +
+      std::to_string(last) + " timeout=30000\nframes 2\nscreenshot end.png\n";
+  for (std::uint64_t i = before_move; i < events; ++i)
+    script += "key Left\n";
+  script += "wait replay " + std::to_string(moved) +
+            " timeout=30000\nframes 2\nscreenshot before.png\n"
+            "key Right\nwait replay " +
+            std::to_string(moved + 1) +
+            " timeout=30000\nframes 2\nscreenshot after.png\n"
+            "key t\nframes 1\ntype 2\nkey Return\nwait replay " +
+            std::to_string(turn2) +
+            " timeout=30000\nexpect turn 2\nframes 2\nscreenshot turn2.png\n"
+            "key PageUp\nwait replay " +
+            std::to_string(turn1) +
+            " timeout=30000\nframes 2\nscreenshot turn1.png\n"
+            "click-button Leave replay\nclick-button Result\nwait end-screen\n"
+            "click-button Replay from the result\nwait replay 0 timeout=30000\nkey PageDown\n"
+            "wait replay " +
+            std::to_string(turn1) + " timeout=30000\nframes 2\nscreenshot again.png\nquit\n";
+  const std::string dir = dir_for("live-replay");
+  testing::write_file(dir + "/script.txt", script);
+  setenv("CASTRA_CLIENT_TRACE", "1", 1);
+  const int exit_code =
+      testing::run_client(dir, {"--server", server.ws_url(), "--guest", "--script",
+                                dir + "/script.txt", "--exit-after", "110"});
+  unsetenv("CASTRA_CLIENT_TRACE");
+  ASSERT_EQ(exit_code, 0) << log_of(dir);
+
+  const auto load = [&](const std::string& name) {
+    auto p = Picture::load(dir + "/" + name);
+    EXPECT_TRUE(p) << name;
+    return p;
+  };
+  auto loading = load("loading.png");
+  auto end = load("end.png");
+  auto before = load("before.png");
+  auto after = load("after.png");
+  auto turn2_png = load("turn2.png");
+  auto turn1_png = load("turn1.png");
+  auto again = load("again.png");
+  ASSERT_TRUE(loading && end && before && after && turn2_png && turn1_png && again);
+  // While the end's picture is on its way the board stays the start's (nothing deployed yet)
+  // and the note under it says so, in gold; once it is there, the note does not.
+  EXPECT_EQ(counter_pixels(*loading, to, 0.3), 0);
+  const auto note = loading->region("replay-note");
+  ASSERT_TRUE(note);
+  EXPECT_GT(loading->count(rgb(theme::kGold), *note), 20) << "no loading hint";
+  const auto loaded_note = end->region("replay-note");
+  ASSERT_TRUE(loaded_note);
+  EXPECT_EQ(end->count(rgb(theme::kGold), *loaded_note), 0);
+  // At the end the moved figures hold the hex; one step before the move they stand where
+  // they came from and the hex is empty; one step on they are there.
+  EXPECT_GT(counter_pixels(*end, to, 0.45), 100);
+  EXPECT_GT(counter_pixels(*before, from, 0.45), 100);
+  EXPECT_EQ(counter_pixels(*before, to, 0.3), 0) << "the board shows the end, not that step";
+  EXPECT_GT(counter_pixels(*after, to, 0.45), 100);
+  // Turn 2 begins after the move; turn 1 before it.
+  EXPECT_GT(counter_pixels(*turn2_png, to, 0.45), 100);
+  EXPECT_EQ(counter_pixels(*turn1_png, to, 0.3), 0);
+  EXPECT_GT(counter_pixels(*turn1_png, from, 0.45), 100);
+  EXPECT_EQ(counter_pixels(*again, to, 0.3), 0);
+  // Read only: nothing highlighted, nothing to submit.
+  auto board = before->region("board");
+  ASSERT_TRUE(board);
+  EXPECT_EQ(before->count(rgb(theme::kHighlight), *board), 0);
+  EXPECT_FALSE(before->widget("End phase"));
+  EXPECT_FALSE(before->widget("Resign"));
+  // Each picture was asked for once: stepping back and forth, and the second replay, used
+  // the cache.
+  std::map<std::string, int> asked;
+  std::istringstream log(log_of(dir));
+  for (std::string line; std::getline(log, line);)
+    if (line.rfind("get_snapshot: ", 0) == 0) ++asked[line];
+  EXPECT_FALSE(asked.empty());
+  for (const auto& [line, times] : asked)
+    EXPECT_EQ(times, 1) << line;
 }
 
 }  // namespace
