@@ -83,11 +83,13 @@ void Handlers::watch(Client& client, const store::MatchRow& row, std::optional<i
   // An ended match out of memory comes back for its room: its last picture and its record.
   if (!host && row.status == "finished") host = s_.play->load(row.id);
   if (!host) return;
+  // Counted in before the connection's previous watch is counted out: re-subscribing is not
+  // leaving, and the room hears nothing of it.
+  if (seat) host->set_connected(side_of(*seat), true);
   unwatch(client.id, row.id);
   auto observer = std::make_shared<ConnectionObserver>(client.connection, row.id);
   const rules::Viewer viewer = seat ? rules::viewer_of(side_of(*seat)) : rules::Viewer::kSpectator;
   watches_[{client.id, row.id}] = Watch{observer, host, seat};
-  if (seat) host->set_connected(side_of(*seat), true);
   host->subscribe(viewer, seen_events, observer);
 }
 

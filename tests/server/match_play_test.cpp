@@ -366,6 +366,9 @@ TEST(MatchPlay, PresenceChangesReachTheRoomAndTheGraceIsAnnounced) {
   auto came = push_where(*alice.client, presence_of(v1::SIDE_B));
   ASSERT_TRUE(came);
   EXPECT_TRUE(came->presence().connected());
+  // Subscribing again (a client does, for a fresh picture) is not leaving.
+  ASSERT_TRUE(call(*bob.client, req::subscribe(id)).has_subscribed());
+  EXPECT_FALSE(push_where(*alice.client, presence_of(v1::SIDE_B), 300ms));
   // A second connection of his changes nothing.
   Player bob_tablet = signed_in(server, "bob");
   ASSERT_TRUE(call(*bob_tablet.client, req::subscribe(id)).has_subscribed());
