@@ -1,9 +1,8 @@
 #include "server/runtime/match_host.hpp"
 
-#include <algorithm>
-
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <cassert>
 #include <utility>
 
