@@ -92,6 +92,8 @@ class Handlers {
              std::optional<std::uint64_t> seen_events);
   void unwatch(std::uint64_t client_id, const std::string& match_id);
   std::shared_ptr<runtime::MatchHost> host_of(const Call& call);
+  // The same, loading an ended match back from the store when it has left memory.
+  std::shared_ptr<runtime::MatchHost> loaded_host_of(const Call& call);
 
   Services s_;
   struct Watch {

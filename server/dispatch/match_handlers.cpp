@@ -76,6 +76,12 @@ std::shared_ptr<runtime::MatchHost> Handlers::host_of(const Call& call) {
   return s_.play->find(call.match->id);
 }
 
+std::shared_ptr<runtime::MatchHost> Handlers::loaded_host_of(const Call& call) {
+  auto host = host_of(call);
+  if (!host && s_.play != nullptr && call.match) host = s_.play->load(call.match->id);
+  return host;
+}
+
 void Handlers::watch(Client& client, const store::MatchRow& row, std::optional<int> seat,
                      std::optional<std::uint64_t> seen_events) {
   if (s_.play == nullptr) return;
@@ -193,8 +199,7 @@ void Handlers::claim_win(Call& call) {
 }
 
 void Handlers::export_record(Call& call) {
-  std::shared_ptr<runtime::MatchHost> host = host_of(call);
-  if (!host && s_.play != nullptr) host = s_.play->load(call.match->id);
+  auto host = loaded_host_of(call);
   if (!host) return call.reply.fail(fail(ErrorCode::kMatchNotFound, "no record of that match"));
   auto record = host->record();
   if (!record) {
@@ -207,8 +212,7 @@ void Handlers::export_record(Call& call) {
 }
 
 void Handlers::get_snapshot(Call& call) {
-  std::shared_ptr<runtime::MatchHost> host = host_of(call);
-  if (!host && s_.play != nullptr) host = s_.play->load(call.match->id);
+  auto host = loaded_host_of(call);
   if (!host) return call.reply.fail(fail(ErrorCode::kMatchNotFound, "no record of that match"));
   rules::Viewer viewer = rules::Viewer::kEveryone;  // an ended match: its record is public
   if (!host->ended()) {
