@@ -764,5 +764,251 @@ TEST(ClientLiveReplay, ShowsTheBoardAsItWasAtEachStepAndJumpsToATurn) {
     EXPECT_EQ(times, 1) << line;
 }
 
+// The server's legal list for a seat now, or nothing when it has none to give.
+std::optional<v1::GameLegal> legal_of(Seat& seat) {
+  v1::ClientEnvelope e;
+  e.mutable_get_legal()->set_match_id(seat.match_id);
+  const auto r = seat.call(e);
+  if (!r.has_legal()) return std::nullopt;
+  return r.legal().legal();
+}
+
+// An Optio side's next command through turn 1's move phase, from its legal list: every unit
+// deployed on its first listed square, every leader placed on his first listed unit, the end
+// of deployment, then an orders card whose paths go from each subcommander's square three
+// squares straight ahead (towards the far side), over squares nobody stands on yet. Units
+// face the far side (facing 0 is north, toward row 1; 2 south) on a board of `rows` rows.
+std::optional<v1::GameCommand> optio_setup(const v1::GameLegal& legal, int rows,
+                                           std::set<int>& deployed, std::set<int>& placed) {
+  if (!legal.has_optio()) return std::nullopt;
+  const auto& l = legal.optio();
+  v1::GameCommand c;
+  auto* oc = c.mutable_optio();
+  for (const auto& u : l.units()) {
+    if (u.placements_size() == 0 || !deployed.insert(u.unit()).second) continue;
+    auto* d = oc->mutable_deploy();
+    d->set_unit(u.unit());
+    *d->mutable_at() = u.placements(0);
+    const int ahead = u.placements(0).row() <= rows / 2 ? 2 : 0;
+    d->set_facing(u.facings_size() > 0 ? u.facings(0) : 0);
+    for (int f : u.facings())
+      if (f == ahead) d->set_facing(f);
+    if (u.formations_size() > 0) d->set_formation(u.formations(0));
+    return c;
+  }
+  for (const auto& ld : l.leaders()) {
+    if (ld.place_on_size() == 0 || !placed.insert(ld.leader()).second) continue;
+    oc->mutable_place_leader()->set_leader(ld.leader());
+    oc->mutable_place_leader()->set_unit(ld.place_on(0));
+    return c;
+  }
+  if (l.end_deployment()) {
+    oc->mutable_end_deployment();
+    return c;
+  }
+  if (l.orders().submit()) {
+    const auto& o = l.orders();
+    for (const auto& start : o.starts()) {
+      auto* path = oc->mutable_submit_orders()->add_paths();
+      *path = start;
+      v1::Coord next = start.squares(0);
+      const int ahead = next.row() <= o.rows() / 2 ? 1 : -1;
+      for (int k = 0; k < 3 && path->squares_size() < o.max_squares(); ++k) {
+        if (next.row() + ahead < 1 || next.row() + ahead > o.rows()) break;
+        next.set_row(next.row() + ahead);
+        *path->add_squares() = next;
+      }
+    }
+    return c;
+  }
+  return std::nullopt;
+}
+
+// Pixels of orders path colour `k` (the k-th path drawn) on the board.
+int path_pixels(const Picture& p, int k) {
+  const auto board = p.region("board");
+  EXPECT_TRUE(board);
+  if (!board) return 0;
+  return p.count(rgb(theme::kPathColors[k % std::size(theme::kPathColors)]), *board);
+}
+
+TEST(ClientLiveReplay, ShowsAnOptioBoardAsItWasIncludingEachSidesOrdersCard) {
+  auto flags = server_flags();
+  flags.insert(flags.end(), {"--scenarios", testing::source_dir() + "/tests/data/scenarios"});
+  testing::ServerProcess server(flags);
+  ASSERT_TRUE(server.started()) << server.log();
+  Seat alice = Seat::registered(server.ws_url(), "alice");
+  Seat bob = Seat::registered(server.ws_url(), "bob");
+  const std::string id = alice.create("optio/test", v1::SIDE_A);
+  bob.join(id);
+  v1::ScenarioFile scenario;
+  ASSERT_TRUE(
+      google::protobuf::util::JsonStringToMessage(
+          testing::read_file(testing::source_dir() + "/tests/data/scenarios/optio/test.json"),
+          &scenario)
+          .ok());
+  ASSERT_GT(scenario.optio().rows(), 0);
+
+  // Turn 1: both deploy and submit their orders cards from the test; then the side to move
+  // takes one unit to another square, and the other side resigns.
+  std::set<int> deployed[2], placed[2];
+  Seat* seats[2] = {&alice, &bob};
+  Seat* mover = nullptr;
+  v1::GameCommand move;
+  std::string seen[2];
+  const auto until = std::chrono::steady_clock::now() + 60s;
+  while (!mover && std::chrono::steady_clock::now() < until) {
+    bool acted = false;
+    for (int i = 0; i < 2 && !mover; ++i) {
+      const auto legal = legal_of(*seats[i]);
+      if (legal) seen[i] = legal->ShortDebugString();
+      if (!legal || !legal->has_optio()) continue;
+      const auto& l = legal->optio();
+      if (l.phase() == "move") {
+        for (const auto& ul : l.units()) {
+          for (const auto& a : ul.advances()) {
+            if (mover || a.charge_target() != 0 || a.steps().empty()) continue;
+            auto* adv = move.mutable_optio()->mutable_advance();
+            adv->set_unit(ul.unit());
+            *adv->mutable_steps() = a.steps();
+            mover = seats[i];
+          }
+        }
+        if (mover) break;
+      }
+      if (auto c = optio_setup(*legal, scenario.optio().rows(), deployed[i], placed[i])) {
+        seats[i]->submit(*c);
+        acted = true;
+      }
+    }
+    if (!acted && !mover) std::this_thread::sleep_for(50ms);
+  }
+  ASSERT_NE(mover, nullptr) << "no side reached turn 1's move phase with an advance to make; "
+                               "the last legal lists: "
+                            << seen[0] << "\n"
+                            << seen[1];
+  const int unit = move.optio().advance().unit();
+  mover->submit(move);
+  Seat& loser = mover == &alice ? bob : alice;
+  v1::ClientEnvelope resign;
+  resign.mutable_resign()->set_match_id(id);
+  ASSERT_TRUE(loser.call(resign).has_done());
+
+  // Where things are in the record: the first entry that reveals an orders card, the advance,
+  // how many orders paths were revealed, and the events.
+  v1::ClientEnvelope ask_record;
+  ask_record.mutable_export_record()->set_match_id(id);
+  const auto record = alice.call(ask_record);
+  ASSERT_TRUE(record.has_record()) << record.DebugString();
+  const auto& entries = record.record().entries();
+  const auto n = static_cast<std::uint32_t>(entries.size());
+  std::optional<std::uint32_t> carded, moved;
+  std::uint32_t last = 0;
+  int paths = 0;
+  std::set<v1::Side> carded_sides;
+  std::uint64_t events = 0;
+  for (std::uint32_t i = 0; i < n; ++i) {
+    if (entries[i].events_size() > 0) last = i + 1;
+    if (entries[i].command().optio().has_advance()) moved = i;
+    for (const auto& e : entries[i].events()) {
+      if (!e.optio().has_orders_card()) continue;
+      if (!carded) carded = i;
+      paths += e.optio().orders_card().paths_size();
+      carded_sides.insert(e.optio().orders_card().side());
+    }
+    events = std::max(events, entries[i].first_event() + entries[i].events_size());
+  }
+  ASSERT_TRUE(carded && moved);
+  ASSERT_LT(*carded, *moved);
+  ASSERT_EQ(carded_sides.size(), 2u) << "both sides' cards are revealed before the move";
+  ASSERT_GE(paths, 2);
+  ASSERT_LE(paths, static_cast<int>(std::size(theme::kPathColors)));
+  ASSERT_EQ(last, *moved + 1) << "the advance is the last entry with events";
+  // The server's pictures: the unit on its square before the advance, on another after it.
+  Seat guest = Seat::connect(server.ws_url());
+  guest.call(client::requests::guest());
+  const auto unit_at = [&](std::uint32_t k) {
+    const auto r = guest.call(client::requests::get_snapshot(id, k));
+    EXPECT_TRUE(r.has_snapshot()) << r.DebugString();
+    for (const auto& u : r.snapshot().state().optio().units())
+      if (u.id() == unit) return u.at();
+    ADD_FAILURE() << "unit " << unit << " is not in picture " << k;
+    return v1::Coord{};
+  };
+  const v1::Coord from = unit_at(*moved);
+  const v1::Coord to = unit_at(*moved + 1);
+  ASSERT_FALSE(from.col() == to.col() && from.row() == to.row())
+      << "the advance left unit " << unit << " on " << from.ShortDebugString();
+
+  // A guest replays it from the lobby's finished list: the end, back to just before the
+  // advance event by event, one step on; then the start and on to just before the first card.
+  const std::uint64_t before_move = entries[*moved].first_event();
+  const std::uint64_t before_cards = entries[*carded].first_event();
+  std::string script =
+      "wait screen lobby timeout=30000\nclick-button Finished\nwait button Replay " + id +
+      "\nclick-button Replay " + id +
+      "\nwait screen match\nwait record timeout=30000\nwait events " + std::to_string(events) +
+      " timeout=30000\nwait replay 0 timeout=30000\nkey End\nwait replay " + std::to_string(last) +
+      " timeout=30000\nframes 2\nscreenshot end.png\n";
+  for (std::uint64_t i = before_move; i < events; ++i)
+    script += "key Left\n";
+  script += "wait replay " + std::to_string(*moved) +
+            " timeout=30000\nframes 2\nscreenshot before.png\n"
+            "key Right\nwait replay " +
+            std::to_string(*moved + 1) +
+            " timeout=30000\nframes 2\nscreenshot after.png\n"
+            "key Home\nwait replay 0 timeout=30000\n";
+  for (std::uint64_t i = 0; i < before_cards; ++i)
+    script += "key Right\n";
+  script += "wait replay " + std::to_string(*carded) +
+            " timeout=30000\nframes 2\nscreenshot uncarded.png\nquit\n";
+  const std::string dir = dir_for("live-replay-optio");
+  testing::write_file(dir + "/script.txt", script);
+  ASSERT_EQ(testing::run_client(dir, {"--server", server.ws_url(), "--guest", "--script",
+                                      dir + "/script.txt", "--exit-after", "110"}),
+            0)
+      << log_of(dir);
+
+  const auto load = [&](const std::string& name) {
+    auto p = Picture::load(dir + "/" + name);
+    EXPECT_TRUE(p) << name;
+    return p;
+  };
+  auto end = load("end.png");
+  auto before = load("before.png");
+  auto after = load("after.png");
+  auto uncarded = load("uncarded.png");
+  ASSERT_TRUE(end && before && after && uncarded);
+  // One step before the advance the unit stands where it came from and the square it went to
+  // is empty; one step on, and at the end, the reverse.
+  const SDL_Color own = mover->side == v1::SIDE_A ? theme::kSideA : theme::kSideB;
+  const auto own_pixels = [&](const Picture& p, const v1::Coord& sq, double reach) {
+    const auto c = p.cell(sq.col(), sq.row());
+    EXPECT_TRUE(c) << "square " << sq.ShortDebugString() << " is not drawn";
+    if (!c) return 0;
+    const int h = static_cast<int>(p.cell_size() * reach);
+    return p.count(rgb(own), SDL_Rect{c->x - h, c->y - h, 2 * h, 2 * h});
+  };
+  EXPECT_GT(own_pixels(*before, from, 0.45), 100);
+  EXPECT_EQ(counter_pixels(*before, to, 0.3), 0) << "the board shows the end, not that step";
+  EXPECT_GT(own_pixels(*after, to, 0.45), 100);
+  EXPECT_EQ(counter_pixels(*after, from, 0.3), 0);
+  EXPECT_GT(own_pixels(*end, to, 0.45), 100);
+  EXPECT_EQ(counter_pixels(*end, from, 0.3), 0);
+  // Both sides' cards are drawn from the step they were revealed on, each path in its own
+  // colour; before the first was revealed none is.
+  for (int k = 0; k < paths; ++k) {
+    EXPECT_GT(path_pixels(*before, k), 50) << "path " << k << " before the advance";
+    EXPECT_GT(path_pixels(*end, k), 50) << "path " << k << " at the end";
+    EXPECT_EQ(path_pixels(*uncarded, k), 0) << "path " << k << " before the cards";
+  }
+  // Read only: nothing highlighted, nothing to submit.
+  auto board = before->region("board");
+  ASSERT_TRUE(board);
+  EXPECT_EQ(before->count(rgb(theme::kHighlight), *board), 0);
+  EXPECT_FALSE(before->widget("Submit sealed orders"));
+  EXPECT_FALSE(before->widget("End phase"));
+}
+
 }  // namespace
 }  // namespace castra
