@@ -129,6 +129,20 @@ struct Seat {
   std::uint64_t events_after_last_command = 0;
 };
 
+// `seat` resigns match `id`; whether the server agreed.
+bool resigned(Seat& seat, const std::string& id) {
+  v1::ClientEnvelope resign;
+  resign.mutable_resign()->set_match_id(id);
+  return seat.call(resign).has_done();
+}
+
+// The record of ended match `id`, as `seat` is given it (an error envelope if none).
+v1::ServerEnvelope ended_record(Seat& seat, const std::string& id) {
+  v1::ClientEnvelope ask;
+  ask.mutable_export_record()->set_match_id(id);
+  return seat.call(ask);
+}
+
 // The simplest legal answer for a side: orders cards of just the start squares, the first
 // deployment listed, otherwise the end of the phase. Nothing when there is nothing to do.
 std::optional<v1::GameCommand> simple_answer(const v1::GameLegal& legal) {
@@ -635,15 +649,11 @@ TEST(ClientLiveReplay, ShowsTheBoardAsItWasAtEachStepAndJumpsToATurn) {
   mover->submit(move);
   play_until_turn(alice, bob, 2);
   Seat& loser = mover == &alice ? bob : alice;
-  v1::ClientEnvelope resign;
-  resign.mutable_resign()->set_match_id(id);
-  ASSERT_TRUE(loser.call(resign).has_done());
+  ASSERT_TRUE(resigned(loser, id));
 
   // Where things are in the record: the move's entry, and the entries after which each turn
   // has begun (the first event that starts a phase of it).
-  v1::ClientEnvelope ask_record;
-  ask_record.mutable_export_record()->set_match_id(id);
-  const auto record = alice.call(ask_record);
+  const auto record = ended_record(alice, id);
   ASSERT_TRUE(record.has_record()) << record.DebugString();
   const auto& entries = record.record().entries();
   const auto n = static_cast<std::uint32_t>(entries.size());
@@ -890,15 +900,11 @@ TEST(ClientLiveReplay, ShowsAnOptioBoardAsItWasIncludingEachSidesOrdersCard) {
   const int unit = move.optio().advance().unit();
   mover->submit(move);
   Seat& loser = mover == &alice ? bob : alice;
-  v1::ClientEnvelope resign;
-  resign.mutable_resign()->set_match_id(id);
-  ASSERT_TRUE(loser.call(resign).has_done());
+  ASSERT_TRUE(resigned(loser, id));
 
   // Where things are in the record: the first entry that reveals an orders card, the advance,
   // how many orders paths were revealed, and the events.
-  v1::ClientEnvelope ask_record;
-  ask_record.mutable_export_record()->set_match_id(id);
-  const auto record = alice.call(ask_record);
+  const auto record = ended_record(alice, id);
   ASSERT_TRUE(record.has_record()) << record.DebugString();
   const auto& entries = record.record().entries();
   const auto n = static_cast<std::uint32_t>(entries.size());
