@@ -2,10 +2,10 @@
 // path and sends every frame straight back, on one thread, with nothing else to do: the most
 // messages per second Beast serves on this machine, to set Castra's figures against. Prints
 // "listening on PORT" once it accepts; runs until killed.
+#include <CLI/CLI.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/websocket.hpp>
-#include <CLI/CLI.hpp>
 
 #include <iostream>
 #include <memory>

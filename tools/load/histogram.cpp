@@ -10,7 +10,7 @@ namespace castra::load {
 // pick the sub-bucket within the value's power of two.
 int Histogram::index_of(std::uint64_t v) {
   if (v < (1u << kSubBits)) return static_cast<int>(v);
-  const int magnitude = std::bit_width(v) - kSubBits;  // >= 1
+  const int magnitude = std::bit_width(v) - kSubBits;                        // >= 1
   const int sub = static_cast<int>(v >> (magnitude - 1)) - (1 << kSubBits);  // 0..127
   const int index = ((magnitude) << kSubBits) + sub;
   return std::min(index, kBuckets - 1);

@@ -22,8 +22,8 @@ class Histogram {
   std::int64_t percentile(double fraction) const;
 
  private:
-  static constexpr int kSubBits = 7;                 // 128 sub-buckets per power of two
-  static constexpr int kMagnitudes = 33;             // up to 2^39 us
+  static constexpr int kSubBits = 7;      // 128 sub-buckets per power of two
+  static constexpr int kMagnitudes = 33;  // up to 2^39 us
   static constexpr int kBuckets = kMagnitudes << kSubBits;
   static int index_of(std::uint64_t v);
   static std::int64_t upper_edge(int index);

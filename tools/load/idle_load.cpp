@@ -5,7 +5,9 @@
 namespace castra::load {
 
 IdleLoad::IdleLoad(Net& net, IdleOptions options, pid_t server_pid)
-    : net_(net), options_(std::move(options)), server_pid_(server_pid),
+    : net_(net),
+      options_(std::move(options)),
+      server_pid_(server_pid),
       gate_(options_.concurrency) {}
 
 void IdleLoad::failed(const std::string& error) {
@@ -63,8 +65,7 @@ void IdleLoad::resume_all() {
         result_.resume.record(
             std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - began).count());
         if (--remaining_ > 0) return;
-        result_.resume_seconds =
-            std::chrono::duration<double>(Clock::now() - phase_start_).count();
+        result_.resume_seconds = std::chrono::duration<double>(Clock::now() - phase_start_).count();
         std::exchange(done_, nullptr)(result_);
       });
     });

@@ -109,13 +109,13 @@ void add_match_figures(Report& r, const MatchStats& s, double seconds, std::uint
   r.latency("spectator", s.spectator, "submit -> spectator's update");
   r.latency("refresh", s.refresh, "board refresh (GetSnapshot)");
   r.latency("send_delay", s.send_delay, "scheduled -> sent");
-  r.number("opponent_missing",
-           static_cast<double>(s.opponent_expected - std::min(s.opponent_expected,
-                                                              s.opponent.count())),
-           "opponent updates missing");
+  r.number(
+      "opponent_missing",
+      static_cast<double>(s.opponent_expected - std::min(s.opponent_expected, s.opponent.count())),
+      "opponent updates missing");
   r.number("spectator_missing",
-           static_cast<double>(s.spectator_expected - std::min(s.spectator_expected,
-                                                               s.spectator.count())),
+           static_cast<double>(s.spectator_expected -
+                               std::min(s.spectator_expected, s.spectator.count())),
            "spectator updates missing (of " + std::to_string(spectators) + " per command)");
   r.errors(s.errors);
 }
@@ -162,9 +162,9 @@ int run_matches(Flags& flags, const std::string& mode) {
   load.prepare([&](const std::string& error) {
     if (!error.empty()) return run.fail(error);
     const double setup = std::chrono::duration<double>(Clock::now() - setup_began).count();
-    std::cout << "castra-load: " << load.connections() << " connections, "
-              << flags.matches.matches << " matches ready in " << setup << " s; running "
-              << flags.rate << " commands/s for " << flags.seconds << " s\n";
+    std::cout << "castra-load: " << load.connections() << " connections, " << flags.matches.matches
+              << " matches ready in " << setup << " s; running " << flags.rate << " commands/s for "
+              << flags.seconds << " s\n";
     std::cout.flush();
     load.stats().reset();
     run.probe.lag().reset();
@@ -178,7 +178,8 @@ int run_matches(Flags& flags, const std::string& mode) {
         report->number("spectators_per_match", flags.matches.spectators, "spectators per match");
         report->number("idle_connections", flags.matches.idle, "idle connections");
         report->number("connections", static_cast<double>(load.connections()), "connections");
-        report->number("sources", static_cast<double>(std::max<std::size_t>(1, run.net->sources.size())),
+        report->number("sources",
+                       static_cast<double>(std::max<std::size_t>(1, run.net->sources.size())),
                        "source addresses");
         report->number("setup_s", setup, "set-up (s)");
         report->number("rate", flags.rate, "offered commands/s");
@@ -217,12 +218,12 @@ void ramp_step(Run& run, Flags& flags, MatchLoad& load, std::shared_ptr<Ramp> ra
     for (const auto& [k, n] : s.errors)
       errors += n;
     const bool held = p99 <= flags.p99_bound_ms && achieved >= 0.95 * ramp->rate && errors == 0;
-    std::printf("  step %8.0f/s: acked %8.0f/s  p50=%7.3f p99=%8.3f p99.9=%8.3f max=%8.3f ms  "
-                "backlog=%llu errors=%llu %s\n",
-                ramp->rate, achieved, ms(s.ack.percentile(0.5)), p99,
-                ms(s.ack.percentile(0.999)), ms(s.ack.max()),
-                static_cast<unsigned long long>(load.backlog()),
-                static_cast<unsigned long long>(errors), held ? "held" : "FAILED");
+    std::printf(
+        "  step %8.0f/s: acked %8.0f/s  p50=%7.3f p99=%8.3f p99.9=%8.3f max=%8.3f ms  "
+        "backlog=%llu errors=%llu %s\n",
+        ramp->rate, achieved, ms(s.ack.percentile(0.5)), p99, ms(s.ack.percentile(0.999)),
+        ms(s.ack.max()), static_cast<unsigned long long>(load.backlog()),
+        static_cast<unsigned long long>(errors), held ? "held" : "FAILED");
     std::fflush(stdout);
     if (s.sent > 0) ramp->frame_bytes = static_cast<double>(s.submit_bytes) / s.sent;
     if (held) {
@@ -239,8 +240,8 @@ void ramp_step(Run& run, Flags& flags, MatchLoad& load, std::shared_ptr<Ramp> ra
       report->number("best_commands_per_s", ramp->best,
                      "highest rate held (commands/s, p99 within the bound)");
       report->number("best_p99_ms", ramp->best_p99, "its p99 (ms)");
-      add_match_figures(*report, load.stats(), flags.step_seconds, load.backlog(),
-                        load.in_flight(), static_cast<std::size_t>(flags.matches.spectators));
+      add_match_figures(*report, load.stats(), flags.step_seconds, load.backlog(), load.in_flight(),
+                        static_cast<std::size_t>(flags.matches.spectators));
       report->usage(*from, to, run.probe.lag(), flags.server_pid);
       finish_with_echo(run, flags, report, ramp->best, ramp->frame_bytes);
     });
@@ -256,10 +257,11 @@ int run_saturation(Flags& flags) {
   MatchLoad load(*run.net, flags.matches);
   load.prepare([&](const std::string& error) {
     if (!error.empty()) return run.fail(error);
-    std::printf("castra-load saturation: %zu connections, %d matches; p99 bound %.1f ms, "
-                "steps of %.1f s from %.0f commands/s, x%.2f\n",
-                load.connections(), flags.matches.matches, flags.p99_bound_ms,
-                flags.step_seconds, flags.rate, flags.ramp_factor);
+    std::printf(
+        "castra-load saturation: %zu connections, %d matches; p99 bound %.1f ms, "
+        "steps of %.1f s from %.0f commands/s, x%.2f\n",
+        load.connections(), flags.matches.matches, flags.p99_bound_ms, flags.step_seconds,
+        flags.rate, flags.ramp_factor);
     auto ramp = std::make_shared<Ramp>();
     ramp->rate = flags.rate;
     auto report = std::make_shared<Report>("saturation");
@@ -397,11 +399,10 @@ int main(int argc, char** argv) {
       app.add_subcommand("saturation", "Ramp the rate until p99 passes --p99-bound-ms");
   saturation->fallthrough();
   add_match_flags(*saturation, saturation_flags, 200, 0, 500);
-  saturation->add_option("--p99-bound-ms", saturation_flags.p99_bound_ms,
-                         "The bound p99 must keep")
+  saturation->add_option("--p99-bound-ms", saturation_flags.p99_bound_ms, "The bound p99 must keep")
       ->capture_default_str();
-  saturation->add_option("--ramp-factor", saturation_flags.ramp_factor,
-                         "Each step's rate over the last")
+  saturation
+      ->add_option("--ramp-factor", saturation_flags.ramp_factor, "Each step's rate over the last")
       ->capture_default_str();
   saturation->add_option("--step-seconds", saturation_flags.step_seconds, "Each step (s)")
       ->capture_default_str();

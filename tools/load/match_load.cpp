@@ -80,8 +80,7 @@ struct MatchLoad::Slot {
 };
 
 MatchLoad::MatchLoad(Net& net, MatchLoadOptions options)
-    : net_(net), options_(std::move(options)), gate_(options_.setup_concurrency),
-      timer_(net.ioc) {}
+    : net_(net), options_(std::move(options)), gate_(options_.setup_concurrency), timer_(net.ioc) {}
 
 MatchLoad::~MatchLoad() = default;
 
@@ -180,36 +179,38 @@ void MatchLoad::prepare_game(Slot& slot) {
     Peer& creator = *slot.players[0];
     Peer& joiner = *slot.players[1];
     stats_.requests += 3 + 2 + slot.spectators.size();
-    call_retrying(
-        net_.ioc, creator, req::create_match(options_.scenario, /*spectators=*/true),
-        [this, &slot, g, &creator, &joiner, fail, done](const v1::ServerEnvelope& e) {
-          if (!e.has_match_created()) return fail("create", e);
-          g->id = e.match_created().match().match_id();
-          v1::ClientEnvelope sit;
-          sit.mutable_provide_entropy()->set_match_id(g->id);
-          sit.mutable_provide_entropy()->set_entropy(entropy(stats_.requests));
-          call_retrying(net_.ioc, creator, std::move(sit), [=, this, &slot, &joiner](const v1::ServerEnvelope& e2) {
-            if (!e2.has_done()) return fail("sit", e2);
-            call_retrying(net_.ioc, joiner, req::join_match(g->id, entropy(~stats_.requests)),
-                          [=, this, &slot](const v1::ServerEnvelope& e3) {
-                            if (!e3.has_match_joined()) return fail("join", e3);
-                            const std::size_t everyone = 2 + slot.spectators.size();
-                            for (std::size_t r = 0; r < everyone; ++r) {
-                              call_retrying(net_.ioc, slot.peer(static_cast<int>(r)),
-                                            req::subscribe(g->id),
-                                            [=, this, &slot](const v1::ServerEnvelope& e4) {
-                                              if (!e4.has_subscribed()) {
-                                                error("setup_subscribe:" + error_key(e4));
-                                              }
-                                              if (++g->subscribed == everyone) {
-                                                done();
-                                                on_game_ready(slot, g);
-                                              }
-                                            });
-                            }
-                          });
-          });
-        });
+    call_retrying(net_.ioc, creator, req::create_match(options_.scenario, /*spectators=*/true),
+                  [this, &slot, g, &creator, &joiner, fail, done](const v1::ServerEnvelope& e) {
+                    if (!e.has_match_created()) return fail("create", e);
+                    g->id = e.match_created().match().match_id();
+                    v1::ClientEnvelope sit;
+                    sit.mutable_provide_entropy()->set_match_id(g->id);
+                    sit.mutable_provide_entropy()->set_entropy(entropy(stats_.requests));
+                    call_retrying(
+                        net_.ioc, creator, std::move(sit),
+                        [=, this, &slot, &joiner](const v1::ServerEnvelope& e2) {
+                          if (!e2.has_done()) return fail("sit", e2);
+                          call_retrying(
+                              net_.ioc, joiner, req::join_match(g->id, entropy(~stats_.requests)),
+                              [=, this, &slot](const v1::ServerEnvelope& e3) {
+                                if (!e3.has_match_joined()) return fail("join", e3);
+                                const std::size_t everyone = 2 + slot.spectators.size();
+                                for (std::size_t r = 0; r < everyone; ++r) {
+                                  call_retrying(net_.ioc, slot.peer(static_cast<int>(r)),
+                                                req::subscribe(g->id),
+                                                [=, this, &slot](const v1::ServerEnvelope& e4) {
+                                                  if (!e4.has_subscribed()) {
+                                                    error("setup_subscribe:" + error_key(e4));
+                                                  }
+                                                  if (++g->subscribed == everyone) {
+                                                    done();
+                                                    on_game_ready(slot, g);
+                                                  }
+                                                });
+                                }
+                              });
+                        });
+                  });
   });
 }
 
@@ -355,10 +356,10 @@ void MatchLoad::act(Slot& slot) {
   ++stats_.requests;
   ++in_flight_;
   stats_.send_delay.record(micros(Clock::now() - scheduled));
-  stats_.submit_bytes += peer.request(
-      std::move(submit), [this, &slot, game, chosen, scheduled, entry](const v1::ServerEnvelope& e) {
-        on_result(slot, game, chosen, scheduled, entry, e);
-      });
+  stats_.submit_bytes += peer.request(std::move(submit), [this, &slot, game, chosen, scheduled,
+                                                          entry](const v1::ServerEnvelope& e) {
+    on_result(slot, game, chosen, scheduled, entry, e);
+  });
 }
 
 void MatchLoad::on_result(Slot& slot, const std::shared_ptr<Game>& game, int player,

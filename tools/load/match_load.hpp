@@ -24,11 +24,11 @@ namespace castra::load {
 struct MatchLoadOptions {
   int matches = 4;
   int spectators = 1;
-  int idle = 0;                         // extra logged-in connections that only stay open
+  int idle = 0;  // extra logged-in connections that only stay open
   std::string scenario = "optio/training";
   std::uint64_t seed = 1;
-  std::string prefix;                   // account names: prefix + "a" + number
-  std::size_t setup_concurrency = 64;   // set-up steps in flight at once
+  std::string prefix;                  // account names: prefix + "a" + number
+  std::size_t setup_concurrency = 64;  // set-up steps in flight at once
 };
 
 // What one measuring window saw.

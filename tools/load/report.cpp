@@ -120,10 +120,9 @@ void Report::latency(const std::string& key, const Histogram& h, const std::stri
   number(key + "_max_ms", ms(h.max()));
   char buf[256];
   std::snprintf(buf, sizeof buf,
-                "  %-28s n=%-9llu p50=%8.3f  p99=%8.3f  p99.9=%8.3f  max=%8.3f ms\n",
-                words.c_str(), static_cast<unsigned long long>(h.count()),
-                ms(h.percentile(0.5)), ms(h.percentile(0.99)), ms(h.percentile(0.999)),
-                ms(h.max()));
+                "  %-28s n=%-9llu p50=%8.3f  p99=%8.3f  p99.9=%8.3f  max=%8.3f ms\n", words.c_str(),
+                static_cast<unsigned long long>(h.count()), ms(h.percentile(0.5)),
+                ms(h.percentile(0.99)), ms(h.percentile(0.999)), ms(h.max()));
   lines_ += buf;
 }
 
@@ -137,8 +136,8 @@ void Report::errors(const std::map<std::string, std::uint64_t>& errors) {
     words += " " + kind + "=" + std::to_string(n);
   }
   number("errors", static_cast<double>(total));
-  lines_ += "  errors: " + std::to_string(total) + (words.empty() ? "" : " (" + words.substr(1) + ")") +
-            "\n";
+  lines_ += "  errors: " + std::to_string(total) +
+            (words.empty() ? "" : " (" + words.substr(1) + ")") + "\n";
 }
 
 void Report::usage(const Usage& from, const Usage& to, const Histogram& lag, pid_t server_pid) {

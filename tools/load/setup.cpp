@@ -76,8 +76,8 @@ void call_retrying(boost::asio::io_context& ioc, Peer& peer, v1::ClientEnvelope 
   peer.request(request, [&ioc, &peer, request, reply = std::move(reply),
                          attempts](const v1::ServerEnvelope& e) mutable {
     if (e.has_error() && e.error().code() == v1::ERROR_SERVER_BUSY && attempts > 1) {
-      const auto wait = std::chrono::milliseconds(
-          std::clamp<std::uint64_t>(e.error().retry_after_ms(), 5, 1000));
+      const auto wait =
+          std::chrono::milliseconds(std::clamp<std::uint64_t>(e.error().retry_after_ms(), 5, 1000));
       after(ioc, wait, [&ioc, &peer, request, reply = std::move(reply), attempts]() mutable {
         call_retrying(ioc, peer, std::move(request), std::move(reply), attempts - 1);
       });

@@ -11,6 +11,7 @@
 #include <chrono>
 #include <deque>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -36,8 +37,7 @@ std::vector<boost::asio::ip::address> source_addresses(std::size_t connections,
                                                        std::size_t per_source);
 
 // Runs `fn` after `delay` on the io_context.
-void after(boost::asio::io_context& ioc, std::chrono::milliseconds delay,
-           std::function<void()> fn);
+void after(boost::asio::io_context& ioc, std::chrono::milliseconds delay, std::function<void()> fn);
 
 // At most `limit` tasks at once; a task calls its `done` when it is over.
 class Gate {

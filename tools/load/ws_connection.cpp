@@ -36,10 +36,8 @@ class BeastConnection final : public WsConnection,
     }
     if (ec) return done("bind: " + ec.message());
     beast::get_lowest_layer(ws_).async_connect(
-        target.endpoint,
-        [self = shared_from_this(), target, done = std::move(done)](beast::error_code e) {
-          self->on_connect(e, target, done);
-        });
+        target.endpoint, [self = shared_from_this(), target, done = std::move(done)](
+                             beast::error_code e) { self->on_connect(e, target, done); });
   }
 
   void send(std::string frame) override {
@@ -97,10 +95,9 @@ class BeastConnection final : public WsConnection,
   }
 
   void do_write() {
-    ws_.async_write(boost::asio::buffer(queue_.front()),
-                    [self = shared_from_this()](beast::error_code ec, std::size_t) {
-                      self->on_write(ec);
-                    });
+    ws_.async_write(
+        boost::asio::buffer(queue_.front()),
+        [self = shared_from_this()](beast::error_code ec, std::size_t) { self->on_write(ec); });
   }
 
   void on_write(beast::error_code ec) {

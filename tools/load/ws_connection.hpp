@@ -33,9 +33,8 @@ class WsConnection {
 
   // Connects from `source` (unspecified: the kernel's choice) and upgrades; `done` gets ""
   // or the reason it failed. Frames and the close go to the handlers from then on.
-  virtual void open(const Target& target, const boost::asio::ip::address& source,
-                    OnFrame on_frame, OnClosed on_closed,
-                    std::function<void(const std::string& error)> done) = 0;
+  virtual void open(const Target& target, const boost::asio::ip::address& source, OnFrame on_frame,
+                    OnClosed on_closed, std::function<void(const std::string& error)> done) = 0;
   // Queues one binary frame; sent in order after those before it.
   virtual void send(std::string frame) = 0;
   // A WebSocket close; the handlers are not called again.
