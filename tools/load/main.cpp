@@ -296,10 +296,12 @@ int run_idle(Flags& flags) {
     report.number("resume_s", r.resume_seconds, "connect-and-resume all (s)");
     report.latency("resume", r.resume, "one connect-and-resume");
     report.number("errors", static_cast<double>(r.errors), "errors");
-    if (!r.first_error.empty()) report.text("first_error", r.first_error);
+    if (!r.first_error.empty()) {
+      report.text("first_error", r.first_error);
+      std::cout << "  first error: " << r.first_error << "\n";
+    }
     report.usage(from, Usage::now(flags.server_pid), run.probe.lag(), flags.server_pid);
     report.print(flags.json);
-    if (!r.first_error.empty()) std::cout << "  first error: " << r.first_error << "\n";
     run.ioc.stop();
   });
   run.probe.start();
