@@ -8,6 +8,7 @@ IdleLoad::IdleLoad(Net& net, IdleOptions options, pid_t server_pid)
     : net_(net),
       options_(std::move(options)),
       server_pid_(server_pid),
+      register_gate_(options_.register_concurrency),
       gate_(options_.concurrency) {}
 
 void IdleLoad::failed(const std::string& error) {
@@ -29,7 +30,7 @@ void IdleLoad::open_all() {
   for (std::size_t i = 0; i < n; ++i) {
     peers_.push_back(std::make_unique<Peer>(net_.ioc));
     Peer& p = *peers_.back();
-    gate_.run([this, &p, i](std::function<void()> done) {
+    register_gate_.run([this, &p, i](std::function<void()> done) {
       open_registered(net_, p, options_.prefix + "i" + std::to_string(i),
                       [this, i, done](const std::string& error, const std::string& token) {
                         done();

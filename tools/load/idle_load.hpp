@@ -16,7 +16,8 @@ namespace castra::load {
 
 struct IdleOptions {
   int connections = 100;
-  std::size_t concurrency = 256;  // connections being opened at once
+  std::size_t register_concurrency = 32;  // registrations at once (each hashes a password)
+  std::size_t concurrency = 256;          // resumes being opened at once
   std::string prefix;
 };
 
@@ -43,6 +44,7 @@ class IdleLoad {
   Net& net_;
   IdleOptions options_;
   pid_t server_pid_;
+  Gate register_gate_;
   Gate gate_;
   std::vector<std::unique_ptr<Peer>> peers_;
   std::vector<std::string> tokens_;

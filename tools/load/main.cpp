@@ -204,11 +204,13 @@ struct Ramp {
   double best = 0;
   double best_p99 = 0;
   double frame_bytes = 0;
+  double cpu_at_step = 0;  // castra-load's CPU seconds when the step began
 };
 
 void ramp_step(Run& run, Flags& flags, MatchLoad& load, std::shared_ptr<Ramp> ramp,
                std::shared_ptr<Report> report, std::shared_ptr<Usage> from) {
   load.stats().reset();
+  run.probe.lag().reset();
   load.run_at(ramp->rate);
   after(run.ioc, millis(flags.step_seconds), [&run, &flags, &load, ramp, report, from] {
     const auto& s = load.stats();
@@ -218,13 +220,19 @@ void ramp_step(Run& run, Flags& flags, MatchLoad& load, std::shared_ptr<Ramp> ra
     for (const auto& [k, n] : s.errors)
       errors += n;
     const bool held = p99 <= flags.p99_bound_ms && achieved >= 0.95 * ramp->rate && errors == 0;
+    // A generator whose timers ran late cannot tell a slow server from its own delay.
+    const double lag_p99 = ms(run.probe.lag().percentile(0.99));
+    const bool lagging = lag_p99 > flags.p99_bound_ms / 4;
     std::printf(
         "  step %8.0f/s: acked %8.0f/s  p50=%7.3f p99=%8.3f p99.9=%8.3f max=%8.3f ms  "
-        "backlog=%llu errors=%llu %s\n",
+        "backlog=%llu errors=%llu  load cpu=%.0f%% lag p99=%.1f ms  %s\n",
         ramp->rate, achieved, ms(s.ack.percentile(0.5)), p99, ms(s.ack.percentile(0.999)),
         ms(s.ack.max()), static_cast<unsigned long long>(load.backlog()),
-        static_cast<unsigned long long>(errors), held ? "held" : "FAILED");
+        static_cast<unsigned long long>(errors),
+        100.0 * (Usage::now(0).self_cpu - ramp->cpu_at_step) / flags.step_seconds, lag_p99,
+        held ? "held" : (lagging ? "FAILED (the generator lagged)" : "FAILED"));
     std::fflush(stdout);
+    ramp->cpu_at_step = Usage::now(0).self_cpu;
     if (s.sent > 0) ramp->frame_bytes = static_cast<double>(s.submit_bytes) / s.sent;
     if (held) {
       ramp->best = achieved;
@@ -235,6 +243,8 @@ void ramp_step(Run& run, Flags& flags, MatchLoad& load, std::shared_ptr<Ramp> ra
       return ramp_step(run, flags, load, ramp, report, from);
     }
     const Usage to = Usage::now(flags.server_pid);
+    report->number("last_step_generator_lagged", lagging ? 1 : 0,
+                   "the last step's generator lag p99 was over a quarter of the bound");
     load.stop(millis(flags.drain_seconds), [&run, &flags, &load, ramp, report, from, to] {
       report->number("last_rate", ramp->rate, "last offered commands/s");
       report->number("best_commands_per_s", ramp->best,
@@ -264,6 +274,7 @@ int run_saturation(Flags& flags) {
         flags.rate, flags.ramp_factor);
     auto ramp = std::make_shared<Ramp>();
     ramp->rate = flags.rate;
+    ramp->cpu_at_step = Usage::now(0).self_cpu;
     auto report = std::make_shared<Report>("saturation");
     report->number("matches", flags.matches.matches, "matches at once");
     report->number("p99_bound_ms", flags.p99_bound_ms, "p99 bound (ms)");
@@ -281,6 +292,7 @@ int run_idle(Flags& flags) {
   if (!run.connect(flags.url, static_cast<std::size_t>(flags.idle.connections), flags.per_source))
     return 2;
   flags.idle.prefix = flags.matches.prefix;
+  flags.idle.register_concurrency = flags.matches.setup_concurrency;
   IdleLoad load(*run.net, flags.idle, flags.server_pid);
   const Usage from = Usage::now(flags.server_pid);
   load.run([&](const IdleResult& r) {
@@ -339,7 +351,8 @@ void add_common(CLI::App& app, Flags& f) {
       ->capture_default_str();
   app.add_option("--prefix", f.matches.prefix, "Account names start with this (default: unique)");
   app.add_option("--concurrency", f.matches.setup_concurrency,
-                 "Set-up steps (connect, sign in, create, join) in flight at once")
+                 "Set-up steps (connect, sign in, create, join) in flight at once; keep it "
+                 "under the server's --hash-queue")
       ->capture_default_str();
 }
 

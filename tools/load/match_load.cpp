@@ -164,54 +164,62 @@ void MatchLoad::prepare_game(Slot& slot) {
   g->spectator_entries.assign(slot.spectators.size(), 0);
   slot.next = g;
   gate_.run([this, &slot, g](std::function<void()> done) {
-    auto fail = [this, &slot, done](const std::string& step, const v1::ServerEnvelope& e) {
-      done();
-      error("setup_" + step + ":" + error_key(e));
-      slot.preparing = false;
-      slot.next = nullptr;
-      if (ready_ && !failed_) {
-        failed_ = true;
-        std::exchange(ready_, nullptr)(step + ": " + e.ShortDebugString());
-        return;
-      }
-      after(net_.ioc, std::chrono::seconds(1), [this, &slot] { prepare_game(slot); });
-    };
-    Peer& creator = *slot.players[0];
-    Peer& joiner = *slot.players[1];
-    stats_.requests += 3 + 2 + slot.spectators.size();
-    call_retrying(net_.ioc, creator, req::create_match(options_.scenario, /*spectators=*/true),
-                  [this, &slot, g, &creator, &joiner, fail, done](const v1::ServerEnvelope& e) {
-                    if (!e.has_match_created()) return fail("create", e);
+    stats_.requests += 3;
+    call_retrying(net_.ioc, *slot.players[0],
+                  req::create_match(options_.scenario, /*spectators=*/true),
+                  [this, &slot, g, done](const v1::ServerEnvelope& e) {
+                    if (!e.has_match_created()) return setup_failed(slot, "create", e, done);
                     g->id = e.match_created().match().match_id();
-                    v1::ClientEnvelope sit;
-                    sit.mutable_provide_entropy()->set_match_id(g->id);
-                    sit.mutable_provide_entropy()->set_entropy(entropy(stats_.requests));
-                    call_retrying(
-                        net_.ioc, creator, std::move(sit),
-                        [=, this, &slot, &joiner](const v1::ServerEnvelope& e2) {
-                          if (!e2.has_done()) return fail("sit", e2);
-                          call_retrying(
-                              net_.ioc, joiner, req::join_match(g->id, entropy(~stats_.requests)),
-                              [=, this, &slot](const v1::ServerEnvelope& e3) {
-                                if (!e3.has_match_joined()) return fail("join", e3);
-                                const std::size_t everyone = 2 + slot.spectators.size();
-                                for (std::size_t r = 0; r < everyone; ++r) {
-                                  call_retrying(net_.ioc, slot.peer(static_cast<int>(r)),
-                                                req::subscribe(g->id),
-                                                [=, this, &slot](const v1::ServerEnvelope& e4) {
-                                                  if (!e4.has_subscribed()) {
-                                                    error("setup_subscribe:" + error_key(e4));
-                                                  }
-                                                  if (++g->subscribed == everyone) {
-                                                    done();
-                                                    on_game_ready(slot, g);
-                                                  }
-                                                });
-                                }
-                              });
-                        });
+                    seat_and_join(slot, g, done);
                   });
   });
+}
+
+void MatchLoad::seat_and_join(Slot& slot, const std::shared_ptr<Game>& g,
+                              std::function<void()> done) {
+  v1::ClientEnvelope sit;
+  sit.mutable_provide_entropy()->set_match_id(g->id);
+  sit.mutable_provide_entropy()->set_entropy(entropy(stats_.requests));
+  call_retrying(net_.ioc, *slot.players[0], std::move(sit),
+                [this, &slot, g, done](const v1::ServerEnvelope& e) {
+                  if (!e.has_done()) return setup_failed(slot, "sit", e, done);
+                  call_retrying(net_.ioc, *slot.players[1],
+                                req::join_match(g->id, entropy(~stats_.requests)),
+                                [this, &slot, g, done](const v1::ServerEnvelope& e2) {
+                                  if (!e2.has_match_joined())
+                                    return setup_failed(slot, "join", e2, done);
+                                  subscribe_all(slot, g, done);
+                                });
+                });
+}
+
+void MatchLoad::subscribe_all(Slot& slot, const std::shared_ptr<Game>& g,
+                              std::function<void()> done) {
+  const std::size_t everyone = 2 + slot.spectators.size();
+  stats_.requests += everyone;
+  for (std::size_t r = 0; r < everyone; ++r) {
+    call_retrying(net_.ioc, slot.peer(static_cast<int>(r)), req::subscribe(g->id),
+                  [this, &slot, g, done, everyone](const v1::ServerEnvelope& e) {
+                    if (!e.has_subscribed()) error("setup_subscribe:" + error_key(e));
+                    if (++g->subscribed < everyone) return;
+                    done();
+                    on_game_ready(slot, g);
+                  });
+  }
+}
+
+void MatchLoad::setup_failed(Slot& slot, const std::string& step, const v1::ServerEnvelope& e,
+                             const std::function<void()>& done) {
+  done();
+  error("setup_" + step + ":" + error_key(e));
+  slot.preparing = false;
+  slot.next = nullptr;
+  if (ready_ && !failed_) {
+    failed_ = true;
+    std::exchange(ready_, nullptr)(step + ": " + e.ShortDebugString());
+    return;
+  }
+  after(net_.ioc, std::chrono::seconds(1), [this, &slot] { prepare_game(slot); });
 }
 
 void MatchLoad::on_game_ready(Slot& slot, const std::shared_ptr<Game>& game) {

@@ -28,7 +28,7 @@ struct MatchLoadOptions {
   std::string scenario = "optio/training";
   std::uint64_t seed = 1;
   std::string prefix;                  // account names: prefix + "a" + number
-  std::size_t setup_concurrency = 64;  // set-up steps in flight at once
+  std::size_t setup_concurrency = 32;  // set-up steps in flight at once
 };
 
 // What one measuring window saw.
@@ -76,6 +76,10 @@ class MatchLoad {
 
  private:
   void prepare_game(Slot& slot);
+  void seat_and_join(Slot& slot, const std::shared_ptr<Game>& game, std::function<void()> done);
+  void subscribe_all(Slot& slot, const std::shared_ptr<Game>& game, std::function<void()> done);
+  void setup_failed(Slot& slot, const std::string& step, const v1::ServerEnvelope& e,
+                    const std::function<void()>& done);
   void on_game_ready(Slot& slot, const std::shared_ptr<Game>& game);
   void end_game(Slot& slot, const std::shared_ptr<Game>& game);
   void on_update(Slot& slot, int role, const v1::MatchUpdate& u, Clock::time_point at);
