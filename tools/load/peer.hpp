@@ -1,0 +1,64 @@
+// Peer: one Castra protocol connection of the load generator: request ids, one callback per
+// request for its reply, pushes to a handler, and the arrival time of the frame being handled
+// (taken once per frame, before it is parsed, so parsing does not pose as server latency).
+// A request whose connection closes is answered with an Error without a code (disconnected).
+// Single-threaded: every call and callback on the load generator's io_context thread.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <unordered_map>
+
+#include "proto/castra/v1/protocol.pb.h"
+#include "tools/load/ws_connection.hpp"
+
+namespace castra::load {
+
+using Clock = std::chrono::steady_clock;
+namespace v1 = castra::v1;
+
+class Peer {
+ public:
+  using Reply = std::function<void(const v1::ServerEnvelope&)>;
+  using Push = std::function<void(const v1::ServerEnvelope&)>;
+  using Closed = std::function<void(const std::string& why)>;
+
+  explicit Peer(boost::asio::io_context& ioc) : ioc_(ioc) {}
+  ~Peer();
+  Peer(const Peer&) = delete;
+  Peer& operator=(const Peer&) = delete;
+
+  // Connects, upgrades, and says Hello; `done` gets "" or the reason it failed.
+  void open(const Target& target, const boost::asio::ip::address& source,
+            std::function<void(const std::string& error)> done);
+  // Sends `request` with the next request id; `reply` gets its answer (a result or an Error).
+  // Returns the frame's size in bytes.
+  std::size_t request(v1::ClientEnvelope request, Reply reply);
+  void on_push(Push push) { push_ = std::move(push); }
+  void on_closed(Closed closed) { closed_ = std::move(closed); }
+  void close();
+
+  bool open() const { return conn_ != nullptr; }
+  // When the frame now being handled arrived.
+  Clock::time_point arrived() const { return arrived_; }
+  std::size_t pending() const { return replies_.size(); }
+
+ private:
+  void on_frame(std::string_view frame);
+  // Answers every request still waiting, as disconnected.
+  void fail_pending(const std::string& why);
+
+  boost::asio::io_context& ioc_;
+  std::shared_ptr<WsConnection> conn_;
+  std::unordered_map<std::uint64_t, Reply> replies_;
+  std::uint64_t next_id_ = 1;
+  Push push_;
+  Closed closed_;
+  Clock::time_point arrived_;
+  v1::ServerEnvelope envelope_;  // reused: one parse buffer per connection
+};
+
+}  // namespace castra::load
