@@ -91,11 +91,15 @@ void Accounts::register_account(std::string name, std::string password, Done don
     return done(fail(ErrorCode::kNameTaken, "the name " + name + " is taken"));
   }
   if (!s.ok()) return done(storage_failure(s, "find_by_name"));
+  // try_post takes its task by value, so a refused task is gone with what it captured: the
+  // task and the refusal share `done`.
+  auto shared = std::make_shared<Done>(std::move(done));
   const bool queued = pool_.try_post([this, name = std::move(name), password = std::move(password),
-                                      done = std::move(done)]() mutable {
+                                      done = shared]() mutable {
     auto hash = hash_password(password, options_.cost);
     if (metrics_) metrics_->password_hash();
-    to_service_([this, name = std::move(name), hash = std::move(hash), done = std::move(done)] {
+    to_service_([this, name = std::move(name), hash = std::move(hash), shared = std::move(done)] {
+      const Done& done = *shared;
       if (!hash) return done(fail(ErrorCode::kServerBusy, "out of memory hashing; try again"));
       store::Status st;
       const auto id = store_.insert(name, *hash, now_ms(), &st);
@@ -109,7 +113,7 @@ void Accounts::register_account(std::string name, std::string password, Done don
       done(open_session(account));
     });
   });
-  if (!queued) done(busy());
+  if (!queued) (*shared)(busy());
 }
 
 void Accounts::login(std::string name, std::string password, Done done) {
@@ -127,9 +131,9 @@ void Accounts::login(std::string name, std::string password, Done done) {
         "too many failed logins; try again in " + std::to_string(wait / 1000 + 1) + " s", wait));
   }
   const std::string stored = account ? account->password_hash : std::string();
+  auto shared = std::make_shared<Done>(std::move(done));  // see register_account
   const bool queued = pool_.try_post([this, stored, password = std::move(password),
-                                      account = std::move(account),
-                                      done = std::move(done)]() mutable {
+                                      account = std::move(account), done = shared]() mutable {
     bool good = false;
     std::optional<std::string> rehash;
     if (account) {
@@ -141,7 +145,8 @@ void Accounts::login(std::string name, std::string password, Done done) {
     }
     if (metrics_) metrics_->password_hash();
     to_service_([this, good, rehash = std::move(rehash), account = std::move(account),
-                 done = std::move(done)] {
+                 shared = std::move(done)] {
+      const Done& done = *shared;
       if (!account) return done(fail(ErrorCode::kBadCredentials, "unknown name or wrong password"));
       if (!good) {
         store::Status st;
@@ -163,7 +168,7 @@ void Accounts::login(std::string name, std::string password, Done done) {
       done(open_session(*account, /*after_login=*/true, rehash));
     });
   });
-  if (!queued) done(busy());
+  if (!queued) (*shared)(busy());
 }
 
 Result<SignedIn> Accounts::resume(const std::string& token) {
@@ -210,16 +215,19 @@ void Accounts::change_password(std::int64_t account_id, std::string old_password
   auto account = store_.find_by_id(account_id, &s);
   if (!s.ok()) return done(storage_failure(s, "find_by_id"));
   if (!account) return done(fail(ErrorCode::kNotAuthenticated, "no such account"));
+  auto shared = std::make_shared<std::function<void(Result<server::Ok>)>>(
+      std::move(done));  // see register_account
   const bool queued = pool_.try_post(
       [this, stored = account->password_hash, account_id, old_password = std::move(old_password),
        new_password = std::move(new_password), keep = std::move(keep_token_hash),
-       done = std::move(done)]() mutable {
+       done = shared]() mutable {
         const bool good = verify_password(stored, old_password);
         std::optional<std::string> hash;
         if (good) hash = hash_password(new_password, options_.cost);
         if (metrics_) metrics_->password_hash();
         to_service_([this, good, hash = std::move(hash), account_id, keep = std::move(keep),
-                     done = std::move(done)] {
+                     shared = std::move(done)] {
+          const auto& done = *shared;
           if (!good) return done(fail(ErrorCode::kBadCredentials, "the old password is wrong"));
           if (!hash) return done(fail(ErrorCode::kServerBusy, "out of memory hashing; try again"));
           if (auto st = store_.set_password(account_id, *hash); !st.ok()) {
@@ -232,7 +240,7 @@ void Accounts::change_password(std::int64_t account_id, std::string old_password
           done(server::Ok{});
         });
       });
-  if (!queued) done(busy());
+  if (!queued) (*shared)(busy());
 }
 
 Result<Account> Accounts::set_banned(const std::string& name, bool banned,

@@ -234,6 +234,33 @@ TEST_F(AccountsTest, TokensAreStoredOnlyAsHashesAndResumeASession) {
   EXPECT_EQ(accounts.resume("not a token").failure().code, ErrorCode::kSessionInvalid);
 }
 
+// A refused task is destroyed with what it captured; the refusal must still be answered
+// (it once called a moved-from callback and crashed the server under a burst of sign-ins).
+TEST_F(AccountsTest, AFullHashingQueueAnswersBusyToRegisterLoginAndChangePassword) {
+  accounts::AccountStore store(*sql_);
+  server::TaskQueue roomy("hash", 1, 8);
+  accounts::AccountOptions options;
+  options.cost = accounts::minimum_cost();
+  std::promise<server::Result<accounts::SignedIn>> made;
+  accounts::Accounts setup(store, roomy, InlinePost{}, options, nullptr);
+  setup.register_account("gina", "gina-password",
+                         [&made](server::Result<accounts::SignedIn> r) { made.set_value(r); });
+  const auto gina = made.get_future().get();
+  ASSERT_TRUE(gina);
+  roomy.stop();
+
+  server::TaskQueue full("hash", 1, 0);  // refuses every task
+  accounts::Accounts accounts(store, full, InlinePost{}, options, nullptr);
+  std::vector<ErrorCode> codes;
+  auto keep = [&codes](const auto& r) { codes.push_back(r ? ErrorCode{} : r.failure().code); };
+  accounts.register_account("hank", "hank-password", keep);
+  accounts.login("gina", "gina-password", keep);
+  accounts.change_password(gina->account_id, "gina-password", "gina-password-2", gina->token_hash,
+                           keep);
+  EXPECT_EQ(codes, std::vector<ErrorCode>(3, ErrorCode::kServerBusy));
+  full.stop();
+}
+
 using LobbyTest = WithDatabase;
 
 TEST_F(LobbyTest, CreationStoresASeedThatMatchesThePublishedCommitment) {
