@@ -60,7 +60,7 @@ void add_flags(CLI::App& app, Flags& f) {
   app.add_flag("--quiet", f.quiet, "Print only the outcomes");
 }
 
-const char* side_letter(castra::rules::Side s) {
+const char* side_label(castra::rules::Side s) {
   return s == castra::rules::Side::kA ? "A" : "B";
 }
 
@@ -74,7 +74,7 @@ std::string verdict(const v1::Outcome& o, castra::rules::Side side) {
 void print_result(const bot::GameResult& r, int reconnects) {
   std::printf("match %s: %s as side %s (%s), %d commands, %d refused, %d draw offers declined, "
               "%d reconnects\n",
-              r.match_id.c_str(), verdict(r.record.outcome(), r.side).c_str(), side_letter(r.side),
+              r.match_id.c_str(), verdict(r.record.outcome(), r.side).c_str(), side_label(r.side),
               r.record.outcome().reason().c_str(), r.commands, r.refused, r.draws_declined,
               reconnects);
   std::fflush(stdout);
