@@ -30,9 +30,9 @@ using bot::Strength;
 
 // Cheap password hashing, bots playing as fast as the server answers, the real scenarios.
 std::vector<std::string> server_flags() {
-  return {"--argon2-opslimit", "1",     "--argon2-memlimit", "8192",  "--messages-per-second",
-          "10000",             "--message-burst", "10000",  "--durability",      "normal",
-          "--scenarios",       source_dir() + "/scenarios"};
+  return {"--argon2-opslimit",     "1",      "--argon2-memlimit", "8192",
+          "--messages-per-second", "10000",  "--message-burst",   "10000",
+          "--durability",          "normal", "--scenarios",       source_dir() + "/scenarios"};
 }
 
 // Where the server is now: it moves to a new port when a test starts it again.
@@ -93,8 +93,8 @@ Played play_seat(const Address& address, const Seat& seat) {
 
 // Two bots in their own threads: `a` creates a match of `scenario`, `b` joins it from the
 // open list. `meanwhile` runs on the test's thread while they play.
-std::pair<Played, Played> play_pair(const Address& address, const std::string& scenario,
-                                    Strength a, Strength b, std::uint64_t seed,
+std::pair<Played, Played> play_pair(const Address& address, const std::string& scenario, Strength a,
+                                    Strength b, std::uint64_t seed,
                                     const std::function<void()>& meanwhile = {}) {
   Played first;
   Played second;

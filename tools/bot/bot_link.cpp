@@ -61,7 +61,8 @@ bool BotLink::connect_once() {
 
 void BotLink::pace() {
   const auto now = std::chrono::steady_clock::now();
-  tokens_ = std::min(burst_, tokens_ + rate_ * std::chrono::duration<double>(now - refilled_).count());
+  tokens_ =
+      std::min(burst_, tokens_ + rate_ * std::chrono::duration<double>(now - refilled_).count());
   refilled_ = now;
   if (tokens_ < 1) {
     std::this_thread::sleep_for(std::chrono::duration<double>((1 - tokens_) / rate_));

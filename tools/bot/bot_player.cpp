@@ -158,8 +158,8 @@ bool BotPlayer::join_open(Game& g) {
     }
     std::this_thread::sleep_for(milliseconds(100));
   }
-  g.result.error = "no open match" +
-                   (options_.scenario.empty() ? std::string() : " of " + options_.scenario);
+  g.result.error =
+      "no open match" + (options_.scenario.empty() ? std::string() : " of " + options_.scenario);
   return false;
 }
 
@@ -221,7 +221,9 @@ void BotPlayer::apply_update(Game& g, const v1::MatchUpdate& u) {
     g.result.finished = true;
     g.ended = true;
   }
-  const v1::Snapshot* now = u.has_snapshot() ? &u.snapshot() : u.has_status() ? &u.status() : nullptr;
+  const v1::Snapshot* now = u.has_snapshot() ? &u.snapshot()
+                            : u.has_status() ? &u.status()
+                                             : nullptr;
   if (now == nullptr || now->entry_count() < g.entries) return;
   g.entries = now->entry_count();
   g.ended = g.ended || now->ended();
@@ -315,7 +317,10 @@ bool BotPlayer::come_back(Game& g) {
   }
   // Lost again on the way: the loop reconnects once more.
   if (!subscribe(g)) return !g.stopped();
-  if (g.unanswered) send_command(g);
+  if (g.unanswered) {
+    ++g.result.resent;
+    send_command(g);
+  }
   return !g.stopped();
 }
 

@@ -44,6 +44,7 @@ struct GameResult {
   v1::MatchRecord record;
   int commands = 0;  // accepted
   int refused = 0;
+  int resent = 0;  // commands sent again, with their client_seq, after a reconnect
   int draws_declined = 0;
   std::string error;  // why it stopped, when not finished
 };

@@ -39,14 +39,16 @@ struct Flags {
 
 void add_flags(CLI::App& app, Flags& f) {
   app.add_option("--server", f.server, "The server's WebSocket address")->capture_default_str();
-  app.add_option("--ca-file", f.ca_file, "wss://: PEM certificates to trust (default: the system's)");
+  app.add_option("--ca-file", f.ca_file,
+                 "wss://: PEM certificates to trust (default: the system's)");
   app.add_option("--name", f.name, "Account name (registered when it does not exist)")->required();
   app.add_option("--password", f.password, "Account password (8-256 bytes)")->required();
   app.add_option("--strength", f.strength, "random or greedy")
       ->check(CLI::IsMember({"random", "greedy"}))
       ->capture_default_str();
   app.add_option("--seed", f.seed, "The brain's seed (default: drawn, and printed)");
-  auto* create = app.add_option("--create", f.create, "Create a match of SCENARIO and wait for an opponent");
+  auto* create =
+      app.add_option("--create", f.create, "Create a match of SCENARIO and wait for an opponent");
   auto* join = app.add_option("--join", f.join, "Join the match MATCH_ID");
   auto* open = app.add_flag("--join-open", f.join_open, "Join an open match from the lobby's list");
   app.add_option("--scenario", f.scenario, "With --join-open: only matches of this scenario")
@@ -72,11 +74,12 @@ std::string verdict(const v1::Outcome& o, castra::rules::Side side) {
 }
 
 void print_result(const bot::GameResult& r, int reconnects) {
-  std::printf("match %s: %s as side %s (%s), %d commands, %d refused, %d draw offers declined, "
-              "%d reconnects\n",
-              r.match_id.c_str(), verdict(r.record.outcome(), r.side).c_str(), side_label(r.side),
-              r.record.outcome().reason().c_str(), r.commands, r.refused, r.draws_declined,
-              reconnects);
+  std::printf(
+      "match %s: %s as side %s (%s), %d commands, %d refused, %d draw offers declined, "
+      "%d reconnects, %d commands sent again\n",
+      r.match_id.c_str(), verdict(r.record.outcome(), r.side).c_str(), side_label(r.side),
+      r.record.outcome().reason().c_str(), r.commands, r.refused, r.draws_declined, reconnects,
+      r.resent);
   std::fflush(stdout);
 }
 
@@ -88,10 +91,12 @@ int main(int argc, char** argv) {
   add_flags(app, flags);
   CLI11_PARSE(app, argc, argv);
   if (flags.create.empty() && flags.join.empty() && !flags.join_open) {
-    std::cerr << "castra-bot: say where to play: --create SCENARIO, --join MATCH_ID or --join-open\n";
+    std::cerr
+        << "castra-bot: say where to play: --create SCENARIO, --join MATCH_ID or --join-open\n";
     return kExitUsage;
   }
-  if (app.count("--seed") == 0) flags.seed = (std::uint64_t{std::random_device{}()} << 32) | std::random_device{}();
+  if (app.count("--seed") == 0)
+    flags.seed = (std::uint64_t{std::random_device{}()} << 32) | std::random_device{}();
 
   bot::LinkOptions link_options;
   link_options.server = [url = flags.server] { return url; };
@@ -114,7 +119,8 @@ int main(int argc, char** argv) {
   options.scenario = !flags.create.empty() ? flags.create : flags.scenario;
   options.match_id = flags.join;
   options.strength = *bot::strength_from_name(flags.strength);
-  if (!flags.quiet) std::cerr << "castra-bot: " << flags.strength << " brain, seed " << flags.seed << "\n";
+  if (!flags.quiet)
+    std::cerr << "castra-bot: " << flags.strength << " brain, seed " << flags.seed << "\n";
   for (int game = 0; game < flags.games; ++game) {
     options.seed = flags.seed + static_cast<std::uint64_t>(game);
     bot::BotPlayer player(link, options);
