@@ -76,6 +76,12 @@ std::optional<v1::ServerEnvelope> BotLink::call(v1::ClientEnvelope request) {
   if (!client_) return std::nullopt;
   pace();
   std::string error;
+  if (options_.lose_reply && options_.lose_reply(request)) {
+    client_->send(std::move(request), &error);
+    client_->socket().close(milliseconds(500));
+    drop("the reply was lost on purpose (a test)");
+    return std::nullopt;
+  }
   auto reply = client_->call(std::move(request), options_.reply_timeout, &error);
   // A reply that does not come in time is treated as a lost connection: the caller repeats
   // what it must on a fresh one, and repeats are safe (client_seq).

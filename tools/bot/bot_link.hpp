@@ -28,6 +28,9 @@ struct LinkOptions {
   std::chrono::milliseconds give_up_after{60000};
   // Progress lines for people (connects, reconnects); may be empty.
   std::function<void(const std::string&)> log;
+  // Fault injection for tests: true drops the connection right after sending this request,
+  // as if its reply were lost on the way. Empty: never.
+  std::function<bool(const v1::ClientEnvelope&)> lose_reply;
 };
 
 class BotLink {
