@@ -75,15 +75,10 @@ struct StandWire {
 
 }  // namespace
 
-std::string ruleset_of(const v1::ScenarioFile& scenario) {
-  switch (scenario.game_case()) {
-    case v1::ScenarioFile::kOptio:
-      return "optio";
-    case v1::ScenarioFile::kStand:
-      return "stand";
-    default:
-      return "";
-  }
+std::optional<std::string> current_rules_version(std::string_view ruleset) {
+  if (ruleset == rules::optio::Game::kName) return std::string(rules::optio::Game::current_version());
+  if (ruleset == rules::stand::Game::kName) return std::string(rules::stand::Game::current_version());
+  return std::nullopt;
 }
 
 Checked<std::unique_ptr<AnyMatch>> make_match(const MatchSetup& setup) {

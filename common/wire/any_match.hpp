@@ -9,6 +9,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "common/match/crypto.hpp"
@@ -106,7 +107,8 @@ Checked<std::unique_ptr<AnyMatch>> make_match(const MatchSetup& setup);
 // Replays an exported record from scratch; nothing when honest, else the first bad step.
 std::optional<std::string> verify_record(const v1::MatchRecord& record);
 
-// The rule set a scenario file is for ("optio", "stand"), or "" when it names none.
-std::string ruleset_of(const v1::ScenarioFile& scenario);
+// The rules version new matches of `ruleset` ("optio", "stand") get, as its engine says;
+// nullopt for a rule set this build does not know.
+std::optional<std::string> current_rules_version(std::string_view ruleset);
 
 }  // namespace castra::wire

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "common/wire/any_match.hpp"
 #include "proto/castra/v1/match.pb.h"
 
 namespace castra::lobby {
@@ -14,9 +15,7 @@ namespace castra::lobby {
 namespace fs = std::filesystem;
 
 std::optional<std::string> current_rules_version(const std::string& ruleset) {
-  if (ruleset == "optio") return "optio-1";
-  if (ruleset == "stand") return "stand-1";
-  return std::nullopt;
+  return wire::current_rules_version(ruleset);
 }
 
 Scenarios Scenarios::load(const std::string& dir) {

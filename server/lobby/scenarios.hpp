@@ -17,8 +17,8 @@ struct ScenarioEntry {
   std::string bytes;          // castra.v1.ScenarioFile, binary
 };
 
-// The rule sets the server knows and the version a new match uses: the one place outside the
-// match runtime that names them.
+// The rule sets the server knows and the version a new match uses, as each engine says
+// (wire::current_rules_version); nullopt for any other name.
 std::optional<std::string> current_rules_version(const std::string& ruleset);
 
 class Scenarios {

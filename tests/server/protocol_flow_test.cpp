@@ -62,7 +62,7 @@ TEST(ProtocolFlow, RegisterLoginCreateListJoinChatLogout) {
   const std::string id = match.match_id();
   EXPECT_EQ(match.status(), v1::MATCH_OPEN);
   EXPECT_EQ(match.ruleset(), "optio");
-  EXPECT_EQ(match.rules_version(), "optio-1");
+  EXPECT_EQ(match.rules_version(), "optio-2");
   EXPECT_EQ(match.dice_commitment().size(), 64u);
   EXPECT_FALSE(match.seated());  // not before her entropy
   EXPECT_EQ(match.my_side(), v1::SIDE_A);

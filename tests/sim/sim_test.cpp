@@ -66,9 +66,11 @@ std::string last_string(const std::string& out, const std::string& key) {
   return out.substr(start, out.find('"', start) - start);
 }
 
+// The golden hash was recorded under optio-1; a game keeps the rules version it began with.
 TEST(CastraSim, TheOptioTrainingGameRunsToItsResultAndGoldenHash) {
   const SimRun r =
-      run("run --scenario " + kSource + "/scenarios/optio/training.json --commands " + kSource +
+      run("run --rules-version optio-1 --scenario " + kSource +
+          "/scenarios/optio/training.json --commands " + kSource +
           "/tests/rules/optio/data/training_game.jsonl --seed " + kSeed + " --dice " +
           dice_list(kSource + "/tests/rules/optio/data/training_game.dice"));
   ASSERT_EQ(r.exit_code, 0) << r.out;

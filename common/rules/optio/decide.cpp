@@ -91,9 +91,13 @@ void lose(Builder& b, int unit, int loss) {
   }
 }
 
+// `leader` was with a unit of the fight when it began. Gone now means his unit routed in this
+// fight with no unit of his command left to join: from optio-2 he still rolls, and a kill
+// turns "gone" into "killed" (a general so counts as killed for the break).
 void roll_for(Builder& b, Dice& dice, int leader) {
   const Leader& l = *b.s().leader(leader);
-  if (!l.active()) return;
+  const bool rolls = l.active() || (b.rs().leaving_leader_rolls && l.status == LeaderStatus::kGone);
+  if (!rolls) return;
   ev::LeaderRoll r{
       .leader = leader, .first = dice.roll(Die::kD6), .second = 0, .fate = LeaderFate::kUnharmed};
   if (r.first >= b.rs().leader_die_wound) {

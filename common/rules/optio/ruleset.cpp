@@ -66,9 +66,20 @@ constexpr Ruleset kOptio1{
     .max_id = 255,
     .leader_die_wound = 6,
     .leader_die_kill = 6,
+    .leaving_leader_rolls = false,
 };
 
-constexpr std::array<const Ruleset*, 1> kReleased{&kOptio1};
+// optio-2: optio-1 and the ruling that a leader carried out of the game by his unit's rout
+// still rolls for that fight (shared/rules/optio.md, "Leader dice").
+constexpr Ruleset optio2() {
+  Ruleset r = kOptio1;
+  r.version = "optio-2";
+  r.leaving_leader_rolls = true;
+  return r;
+}
+constexpr Ruleset kOptio2 = optio2();
+
+constexpr std::array<const Ruleset*, 2> kReleased{&kOptio1, &kOptio2};
 
 }  // namespace
 

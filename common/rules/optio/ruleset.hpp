@@ -89,6 +89,9 @@ struct Ruleset {
   int max_id;             // unit, leader and command ids are 1..max_id
   int leader_die_wound;   // a leader's d6 at or above this wounds (or kills if wounded)
   int leader_die_kill;    // the second d6 at or above this kills
+  // optio-2 on: a leader whose unit routs and who has no unit of his command left to join
+  // still rolls his d6 for that fight before he leaves the game (the "Leader dice" ruling).
+  bool leaving_leader_rolls;
 
   const UnitStats& stats(UnitType t) const { return units[static_cast<std::size_t>(t)]; }
   int disorder_turns(Drill d) const { return disorder_recovery_turns[static_cast<std::size_t>(d)]; }
@@ -99,7 +102,7 @@ struct Ruleset {
 
 // Every released version, newest last.
 const Ruleset* find_ruleset(std::string_view version);
-constexpr std::string_view kCurrentVersion = "optio-1";
+constexpr std::string_view kCurrentVersion = "optio-2";
 
 std::string_view terrain_name(Terrain t);
 std::string_view drill_name(Drill d);

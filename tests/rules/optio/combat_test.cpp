@@ -340,6 +340,60 @@ TEST(OptioDice, AWoundedLeaderIsKilledByHisNextSix) {
   EXPECT_TRUE(d.exhausted());
 }
 
+// The "Leader dice" ruling: A's general stands with unit 1, the only unit of his command; it
+// routs in a melee with B's heavy infantry. Side A starts with 3 units (units 3 and 10 are a
+// subcommander's), so one rout breaks A only with its general killed (1 x 3 >= 3).
+Battle leaving_general_battle() {
+  Battle bt;
+  bt.unit(1, kA, UT::kHeavyInfantry, {5, 4}, kS, 1)
+      .unit(2, kB, UT::kHeavyInfantry, {5, 5}, kN)
+      .unit(3, kA, UT::kHeavyInfantry, {12, 1}, kS, 3)
+      .unit(10, kA, UT::kHeavyInfantry, {13, 1}, kS, 3)
+      .unit(4, kB, UT::kHeavyInfantry, {12, 8}, kN)
+      .leader(1, kA, true, 1, 1)
+      .leader(2, kB, true, 2, 4)
+      .leader(3, kA, false, 3, 3);
+  return bt;
+}
+
+TEST(OptioDice, ALeaderLeavingTheGameWithHisRoutedUnitStillRollsForThatFight) {
+  State s = leaving_general_battle().start();
+  s.unit(1)->morale = 1;
+  FixedDice d({3});
+  const auto rolls = events_of<ev::LeaderRoll>(to_melee(s, d));
+  ASSERT_TRUE(s.unit(1)->routed);
+  ASSERT_EQ(rolls.size(), 1u);
+  EXPECT_EQ(rolls[0].leader, 1);
+  EXPECT_EQ(rolls[0].fate, LeaderFate::kUnharmed);
+  EXPECT_EQ(s.leader(1)->status, LeaderStatus::kGone);
+  EXPECT_FALSE(Game::outcome(s));  // gone is not killed: no break at one rout in three
+}
+
+TEST(OptioDice, AGeneralKilledByThatRollCountsAsKilledForTheBreak) {
+  State s = leaving_general_battle().start();
+  s.unit(1)->morale = 1;
+  FixedDice d({6, 6});
+  to_melee(s, d);
+  EXPECT_EQ(s.leader(1)->status, LeaderStatus::kKilled);
+  const auto outcome = Game::outcome(s);
+  ASSERT_TRUE(outcome);
+  EXPECT_EQ(outcome->kind, Outcome::Kind::kWinB);
+  EXPECT_TRUE(d.exhausted());
+}
+
+TEST(OptioDice, UnderOptio1ALeaderLeavingTheGameDoesNotRoll) {
+  Battle bt = leaving_general_battle();
+  bt.rules = Game::ruleset("optio-1");
+  State s = bt.start();
+  s.unit(1)->morale = 1;
+  FixedDice d({6, 6});
+  const auto rolls = events_of<ev::LeaderRoll>(to_melee(s, d));
+  EXPECT_TRUE(rolls.empty());
+  EXPECT_EQ(d.used(), 0u);
+  EXPECT_EQ(s.leader(1)->status, LeaderStatus::kGone);
+  EXPECT_FALSE(Game::outcome(s));
+}
+
 // ---- disorder ----------------------------------------------------------------------------------
 
 TEST(OptioDisorder, OrderReturnsAfterOneTwoOrThreeTurnEndsByDrill) {

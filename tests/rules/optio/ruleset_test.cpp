@@ -1,8 +1,10 @@
-// The optio-1 rules data: versions, the unit table, and the combat hits table checked cell
+// Optio's rules data: versions, the unit table, and the combat hits table checked cell
 // by cell against the formula of section 6.
 #include "common/rules/optio/ruleset.hpp"
 
 #include <gtest/gtest.h>
+
+#include <tuple>
 
 #include "common/rules/optio/game.hpp"
 
@@ -19,11 +21,29 @@ int formula(int base, int shift) {
   return 2 * r > den ? q + 1 : q;
 }
 
-TEST(OptioRuleset, CurrentVersionIsOptio1AndUnknownVersionsAreAbsent) {
-  EXPECT_EQ(Game::current_version(), "optio-1");
+TEST(OptioRuleset, CurrentVersionIsOptio2AndOptio1StaysLoadable) {
+  EXPECT_EQ(Game::current_version(), "optio-2");
   ASSERT_NE(Game::ruleset("optio-1"), nullptr);
   EXPECT_EQ(Game::ruleset("optio-1")->version, "optio-1");
+  EXPECT_FALSE(Game::ruleset("optio-1")->leaving_leader_rolls);
+  ASSERT_NE(Game::ruleset("optio-2"), nullptr);
+  EXPECT_TRUE(Game::ruleset("optio-2")->leaving_leader_rolls);
   EXPECT_EQ(Game::ruleset("optio-0"), nullptr);
+}
+
+// optio-2 changes one ruling, not one number: every table is optio-1's.
+TEST(OptioRuleset, Optio2HasOptio1sNumbers) {
+  const Ruleset& one = *Game::ruleset("optio-1");
+  const Ruleset& two = *Game::ruleset("optio-2");
+  EXPECT_EQ(one.hits, two.hits);
+  EXPECT_EQ(one.disorder_recovery_turns, two.disorder_recovery_turns);
+  for (int t = 0; t < kUnitTypes; ++t) {
+    const UnitStats& a = one.units[static_cast<std::size_t>(t)];
+    const UnitStats& b = two.units[static_cast<std::size_t>(t)];
+    EXPECT_EQ(a.name, b.name);
+    EXPECT_EQ(std::tie(a.move, a.charge, a.melee, a.shoot, a.range, a.firm, a.shaken),
+              std::tie(b.move, b.charge, b.melee, b.shoot, b.range, b.firm, b.shaken));
+  }
 }
 
 TEST(OptioRuleset, CombatHitsTableMatchesTheFormulaCellByCell) {

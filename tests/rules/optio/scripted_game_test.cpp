@@ -20,13 +20,14 @@ std::vector<int> dice_faces() {
   return faces;
 }
 
+// The golden hash was recorded under optio-1 (a state's bytes name its version).
 TEST(OptioScriptedGame, TrainingBattleRunsToSideBWinning) {
   auto sc = wire::optio::scenario_from_json(read_file("scenarios/optio/training.json"));
   ASSERT_TRUE(sc.ok()) << sc.error().message;
   auto script =
       wire::optio::script_from_jsonl(read_file("tests/rules/optio/data/training_game.jsonl"));
   ASSERT_TRUE(script.ok()) << script.error().message;
-  auto s0 = Game::initial_state(*sc, rs());
+  auto s0 = Game::initial_state(*sc, *Game::ruleset("optio-1"));
   ASSERT_TRUE(s0.ok());
   State s = *s0;
   FixedDice dice(dice_faces());

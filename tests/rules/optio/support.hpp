@@ -78,6 +78,7 @@ class NoDice final : public Dice {
 // Side A's general (leader 1, command 1) and side B's (leader 2, command 2) are always there.
 struct Battle {
   Scenario sc;
+  const Ruleset* rules = &rs();  // the current version unless a test pins an older one
   Battle() {
     sc.cols = 16;
     sc.rows = 8;
@@ -109,7 +110,7 @@ struct Battle {
   // The state once both orders cards are in (every subcommander's path is his own square
   // unless given), at side A's first move phase.
   State start(std::vector<OrdersPath> paths_a = {}, std::vector<OrdersPath> paths_b = {}) const {
-    auto s0 = Game::initial_state(sc, rs());
+    auto s0 = Game::initial_state(sc, *rules);
     EXPECT_TRUE(s0.ok()) << (s0.ok() ? "" : s0.error().message);
     State s = *s0;
     for (Side side : {Side::kA, Side::kB}) {
