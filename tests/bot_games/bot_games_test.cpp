@@ -272,5 +272,67 @@ TEST(BotGames, ABotThatLosesTheAnswerToItsCommandSendsItAgainAndFinishesTheMatch
   EXPECT_EQ(pair.first.reconnects, 0);
 }
 
+// The next match update of `c` that `want` accepts, within 20 s.
+std::optional<v1::MatchUpdate> update_where(
+    client::ProtocolClient& c, const std::function<bool(const v1::MatchUpdate&)>& want) {
+  const auto give_up = std::chrono::steady_clock::now() + 20s;
+  std::string error;
+  while (std::chrono::steady_clock::now() < give_up) {
+    auto push = c.next_push(1s, &error);
+    if (push && push->has_match_update() && want(push->match_update())) return push->match_update();
+  }
+  return std::nullopt;
+}
+
+TEST(BotGames, ABotDeclinesADrawOfferAndWinsWhenItsOpponentThenResigns) {
+  ServerProcess server(server_flags());
+  ASSERT_TRUE(server.started()) << server.log();
+  Address address(server.ws_url());
+  Played bot_played;
+  std::thread bot([&] {
+    bot_played =
+        play_seat(address, {"bot", Strength::kGreedy, Seating::kCreate, "optio/cannae", 3});
+  });
+  // A person's client: joins the bot's match, waits for its own move, offers a draw.
+  std::string error;
+  auto human = client::ProtocolClient::connect(address.get(), 5s, &error);
+  ASSERT_TRUE(human && human->hello(5s, &error)) << error;
+  ASSERT_TRUE(
+      human->call(client::requests::register_account("human", "human-password"), 5s, &error));
+  std::string id;
+  for (int tries = 0; id.empty() && tries < 500; ++tries) {
+    auto list = human->call(client::requests::list_matches(v1::MATCH_OPEN), 5s, &error);
+    if (list && list->matches().matches_size() > 0) {
+      id = list->matches().matches(0).match_id();
+    } else {
+      std::this_thread::sleep_for(20ms);  // the bot is still creating it
+    }
+  }
+  ASSERT_FALSE(id.empty());
+  ASSERT_TRUE(human->call(client::requests::join_match(id, std::string(32, 'h')), 5s, &error));
+  ASSERT_TRUE(human->call(client::requests::subscribe(id), 5s, &error));
+  // Once it is the person's move the bot has nothing to play, so only its answer can
+  // withdraw the offer.
+  ASSERT_TRUE(update_where(*human, [](const v1::MatchUpdate& u) {
+    return u.your_move() && !u.status().a_to_act();  // the bot created the match: side A
+  }));
+  v1::ClientEnvelope offer;
+  offer.mutable_offer_draw()->set_match_id(id);
+  auto offered = human->call(offer, 5s, &error);
+  ASSERT_TRUE(offered && !offered->has_error()) << error;
+  EXPECT_TRUE(update_where(*human, [](const v1::MatchUpdate& u) { return u.draw_offered(); }));
+  EXPECT_TRUE(update_where(*human, [](const v1::MatchUpdate& u) { return !u.draw_offered(); }));
+  v1::ClientEnvelope resign;
+  resign.mutable_resign()->set_match_id(id);
+  auto resigned = human->call(resign, 5s, &error);
+  EXPECT_TRUE(resigned && !resigned->has_error()) << error;
+  bot.join();
+  expect_finished(bot_played, "the bot");
+  EXPECT_EQ(bot_played.result.draws_declined, 1);
+  EXPECT_EQ(bot_played.result.record.outcome().kind(),
+            bot_played.result.side == rules::Side::kA ? v1::Outcome::WIN_A : v1::Outcome::WIN_B);
+  EXPECT_EQ(wire::verify_record(bot_played.result.record), std::nullopt);
+}
+
 }  // namespace
 }  // namespace castra::testing

@@ -266,7 +266,10 @@ void BotPlayer::send_command(Game& g) {
         ++g.result.commands;
         g.refused_in_a_row = 0;
         g.entries = std::max(g.entries, r.entry() + 1);
-      } else if (++g.result.refused, ++g.refused_in_a_row > kMaxRefusalsInARow) {
+        return;
+      }
+      ++g.result.refused;
+      if (++g.refused_in_a_row > kMaxRefusalsInARow) {
         g.result.error = "commands refused again and again: " + r.error().message();
       } else {
         subscribe(g);  // read the match afresh
