@@ -89,7 +89,12 @@ int main(int argc, char** argv) {
   Flags flags;
   CLI::App app{"castra-bot: a computer player for Castra over the real protocol"};
   add_flags(app, flags);
-  CLI11_PARSE(app, argc, argv);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    // --help is a ParseError too, with exit code 0.
+    return app.exit(e) == 0 ? kExitOk : kExitUsage;
+  }
   if (flags.create.empty() && flags.join.empty() && !flags.join_open) {
     std::cerr
         << "castra-bot: say where to play: --create SCENARIO, --join MATCH_ID or --join-open\n";
