@@ -129,6 +129,10 @@ struct StreamImpl : WsClient::Impl {
     stream.async_connect(
         results, [this, url, options, done](beast::error_code e, const tcp::endpoint&) {
           if (e) return done(e);
+          // A request is one small write: waiting for the server's delayed ACK (Nagle) would
+          // add tens of milliseconds to every command.
+          beast::error_code nodelay_error;
+          beast::get_lowest_layer(*ws).socket().set_option(tcp::no_delay(true), nodelay_error);
           if constexpr (std::is_same_v<NextLayer, beast::tcp_stream>) {
             handshake(url, options, done);
           } else {

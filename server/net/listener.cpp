@@ -62,6 +62,10 @@ void Listener::on_accept(beast::error_code ec, tcp::socket socket) {
     return;
   }
   if (!state_->shutting_down()) {
+    // Updates and answers are small frames sent as they happen: Nagle's algorithm would hold
+    // each behind the client's delayed ACK (~40 ms a command).
+    beast::error_code nodelay_error;
+    socket.set_option(tcp::no_delay(true), nodelay_error);
     if (tls_ != nullptr) {
       std::make_shared<HttpSession<TlsStream>>(TlsStream(std::move(socket), *tls_), state_)->run();
     } else {
