@@ -11,7 +11,8 @@ namespace castra::computer {
 namespace {
 
 // A pick the match refuses is tried again this often in a row (a random brain may pick
-// better next time), then the computer waits for the next update.
+// better next time, and a race with the other side's command passes), then the computer waits
+// for the next update. A closed match or a failed store is not tried again.
 constexpr int kMaxRefusals = 5;
 
 bool ended(const v1::MatchUpdate& u) {
@@ -128,7 +129,9 @@ void ComputerPlayer::submitted(const v1::CommandResult& result) {
     spdlog::warn("event=computer_command_refused match={} side={} rule={} error=\"{}\"",
                  host_->id(), rules::side_letter(side_), result.error().rule(),
                  result.error().message());
-    if (++refusals_ < kMaxRefusals) move_owed_ = true;
+    const std::string& rule = result.error().rule();
+    const bool hopeless = rule == "match.closed" || rule.starts_with("server.");
+    if (++refusals_ < kMaxRefusals && !hopeless) move_owed_ = true;
   }
   wake();
 }
