@@ -9,11 +9,6 @@
 namespace castra::bot {
 namespace {
 
-// Picks in one phase after which the brain ends it at the first chance. Far above what a
-// phase needs (an Optio unit acts once a phase, a STAND! figure moves once a turn), so it
-// only ever cuts short the random player's turning and re-posturing.
-constexpr int kPhasePickCap = 120;
-
 std::string phase_key(const v1::Snapshot& view, rules::Side side) {
   return view.match_id() + '/' + std::to_string(view.turn()) + '/' + view.phase() + '/' +
          std::to_string(rules::index(side));

@@ -3,7 +3,9 @@
 // rules engines on that projection, like a chess engine on a board, but it never sees more
 // than the side it plays: castra-bot, the server's computer opponent, castra-load and the
 // offline balance programs all use this one library, so none of them can cheat.
-// No I/O: its randomness comes from its seed. One thread uses a Brain at a time.
+// No I/O: its randomness comes from its seed. One thread uses a Brain at a time. Keep one
+// Brain per seat for a whole match: it counts its picks in each phase and ends a phase that
+// has gone on too long, which is what bounds a random game (common/bot/brain.cpp).
 #pragma once
 
 #include <cstdint>
@@ -25,6 +27,11 @@ enum class Strength : std::uint8_t {
 // "random", "greedy"; nullopt for any other word.
 std::optional<Strength> strength_from_name(std::string_view name);
 std::string_view strength_name(Strength s);
+
+// Picks in one phase after which a Brain ends it at the first chance the list allows. Far
+// above what a phase needs (an Optio unit acts once a phase, a STAND! figure moves once a
+// turn), so it only ever cuts short the random player's turning and re-posturing.
+inline constexpr int kPhasePickCap = 120;
 
 class Brain {
  public:

@@ -1,3 +1,4 @@
+// The greedy brain's Optio judgement: material, the melees joined, shape (see optio_eval.hpp).
 #include "common/bot/optio_eval.hpp"
 
 #include <algorithm>

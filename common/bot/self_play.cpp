@@ -1,3 +1,4 @@
+// Offline self-play: seats two players in a match of the match layer and runs it to its end.
 #include "common/bot/self_play.hpp"
 
 #include <memory>

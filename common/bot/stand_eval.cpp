@@ -1,3 +1,4 @@
+// The greedy brain's STAND! judgement: strength, the blows to come, shape (see stand_eval.hpp).
 #include "common/bot/stand_eval.hpp"
 
 #include <algorithm>

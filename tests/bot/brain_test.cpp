@@ -11,6 +11,7 @@
 
 #include "common/bot/brain.hpp"
 #include "common/bot/self_play.hpp"
+#include "common/wire/any_match.hpp"
 
 namespace castra::bot {
 namespace {
@@ -92,6 +93,36 @@ TEST(Brain, NothingToPickWhenTheLegalListIsEmpty) {
       EXPECT_FALSE(brain.pick(view, v1::GameLegal{}, rules::Side::kB).has_value()) << name;
     }
   }
+}
+
+// Asked again and again in one phase (a STAND! hex may turn back and forth for ever), the
+// random brain ends the phase within kPhasePickCap picks and one.
+TEST(Brain, RandomEndsAPhaseThatHasGoneOnTooLong) {
+  wire::MatchSetup setup;
+  setup.match_id = "long-phase";
+  setup.scenario = scenario("optio/cannae");
+  auto made = wire::make_match(setup);
+  ASSERT_TRUE(made.ok());
+  wire::AnyMatch& m = **made;
+  ASSERT_FALSE(m.seat(rules::Side::kA, "entropy a").has_value());
+  ASSERT_FALSE(m.seat(rules::Side::kB, "entropy b").has_value());
+  Brain greedy(Strength::kGreedy, 1);
+  for (rules::Side side : {rules::Side::kA, rules::Side::kB}) {
+    auto orders = greedy.pick(m.snapshot(rules::viewer_of(side)), m.legal(side), side);
+    ASSERT_TRUE(orders.has_value());
+    ASSERT_TRUE(m.submit(side, *orders, {}).ok());
+  }
+  ASSERT_TRUE(m.acting().must_act(rules::Side::kA));
+  const v1::Snapshot view = m.snapshot(rules::Viewer::kSideA);
+  const v1::GameLegal legal = m.legal(rules::Side::kA);
+  Brain random(Strength::kRandom, 2);
+  bool ended = false;
+  for (int k = 0; k <= kPhasePickCap && !ended; ++k) {
+    auto c = random.pick(view, legal, rules::Side::kA);
+    ASSERT_TRUE(c.has_value());
+    ended = c->optio().has_end_phase();
+  }
+  EXPECT_TRUE(ended);
 }
 
 TEST(Brain, StrengthsAreNamedRandomAndGreedy) {
