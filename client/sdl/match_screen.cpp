@@ -2,6 +2,7 @@
 #include <cmath>
 #include <sstream>
 
+#include "client/sdl/computer_mark.hpp"
 #include "client/sdl/labels.hpp"
 #include "client/sdl/optio_board.hpp"
 #include "client/sdl/screens.hpp"
@@ -289,7 +290,9 @@ void MatchScreen::draw_top_bar(Ui& ui, Client& client, const SDL_Rect& r) {
     if (a && b)
       centre = "Both sides to act";
     else if (a || b)
-      centre = "Waiting for " + side_name(a ? v1::SIDE_A : v1::SIDE_B);
+      centre = computer_side(m.summary) == (a ? v1::SIDE_A : v1::SIDE_B)
+                   ? "The computer is thinking"
+                   : "Waiting for " + side_name(a ? v1::SIDE_A : v1::SIDE_B);
   } else if (m.summary.status() == v1::MATCH_OPEN) {
     centre = "Waiting for an opponent";
   }
@@ -323,6 +326,7 @@ void MatchScreen::draw_panel(Ui& ui, Client& client, const SDL_Rect& r) {
   const int w = r.w - 28;
   int y = r.y + 10;
   const v1::Snapshot* snap = shown(m);
+  const auto computer = computer_side(m.summary);
   // Players.
   for (v1::Side side : {v1::SIDE_A, v1::SIDE_B}) {
     const SDL_Color c = side == v1::SIDE_A ? theme::kSideA : theme::kSideB;
@@ -336,7 +340,16 @@ void MatchScreen::draw_panel(Ui& ui, Client& client, const SDL_Rect& r) {
     }
     std::string line = side_name(side) + "  " + name;
     if (m.role == v1::ROLE_PLAYER && m.side == side) line += "  - you";
-    p.text(line, x + 26, y + 1, 15, theme::kText, Align::kLeft, Weight::kBold);
+    const SDL_Rect drawn =
+        p.text(line, x + 26, y + 1, 15, theme::kText, Align::kLeft, Weight::kBold);
+    if (computer == side) {
+      // Beside the name, or under it at the right when the name leaves no room.
+      const auto strength = m.summary.settings().computer();
+      const int mark_w = computer_mark_width(p, strength, 11);
+      const bool beside = drawn.x + drawn.w + 8 + mark_w <= r.x + r.w - 8;
+      draw_computer_mark(ui, strength, beside ? drawn.x + drawn.w + 8 : r.x + r.w - 8 - mark_w,
+                         beside ? drawn.y + drawn.h / 2.0f : y + 28.0f, 11, "computer-mark");
+    }
     // Losses so far, from the state's own tallies.
     std::string tally_text;
     if (snap && snap->state().has_stand()) {
