@@ -35,7 +35,7 @@ constexpr const char* kWord = "COMPUTER";
 int computer_mark_width(Painter& p, v1::ComputerStrength s, int size) {
   const std::string strength = computer_strength_name(s);
   return p.text_width(kWord, size, Weight::kBold) +
-         (strength.empty() ? 0 : p.text_width(strength, size) + 6) + 12;
+         (strength.empty() ? 0 : p.text_width(strength, size) + 6) + 14;
 }
 
 int draw_computer_mark(Ui& ui, v1::ComputerStrength s, int x, float cy, int size,

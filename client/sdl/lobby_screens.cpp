@@ -214,7 +214,10 @@ void LobbyScreen::draw_list(Ui& ui, Client& client, const SDL_Rect& r) {
                        " turns behind"
                  : ", spectators welcome";
     }
+    const SDL_Rect sub_clip{r.x + 16, y, 206, 44};  // not into the players' column
+    p.set_clip(&sub_clip);
     p.text(sub, r.x + 16, y + 25, 12, theme::kTextDim);
+    p.set_clip(nullptr);
     draw_players(ui, m, r.x + 230, y + 22.0f);
     std::string state = status_word(m.status());
     if (m.status() == v1::MATCH_FINISHED && m.has_outcome()) state = outcome_text(m.outcome());

@@ -342,12 +342,14 @@ void MatchScreen::draw_panel(Ui& ui, Client& client, const SDL_Rect& r) {
     if (m.role == v1::ROLE_PLAYER && m.side == side) line += "  - you";
     const SDL_Rect drawn =
         p.text(line, x + 26, y + 1, 15, theme::kText, Align::kLeft, Weight::kBold);
+    // The computer's mark beside its name, or on a line of its own when the name is long.
+    int mark_line = 0;
     if (computer == side) {
-      // Beside the name, or under it at the right when the name leaves no room.
       const auto strength = m.summary.settings().computer();
-      const int mark_w = computer_mark_width(p, strength, 11);
-      const bool beside = drawn.x + drawn.w + 8 + mark_w <= r.x + r.w - 8;
-      draw_computer_mark(ui, strength, beside ? drawn.x + drawn.w + 8 : r.x + r.w - 8 - mark_w,
+      const bool beside =
+          drawn.x + drawn.w + 8 + computer_mark_width(p, strength, 11) <= r.x + r.w - 8;
+      if (!beside) mark_line = 18;
+      draw_computer_mark(ui, strength, beside ? drawn.x + drawn.w + 8 : x + 26,
                          beside ? drawn.y + drawn.h / 2.0f : y + 28.0f, 11, "computer-mark");
     }
     // Losses so far, from the state's own tallies.
@@ -366,8 +368,8 @@ void MatchScreen::draw_panel(Ui& ui, Client& client, const SDL_Rect& r) {
         tally_text = std::to_string(st.routed(i)) + " of " + std::to_string(st.start_units(i)) +
                      " units routed";
     }
-    if (!tally_text.empty()) p.text(tally_text, x + 26, y + 21, 12, theme::kTextDim);
-    y += 42;
+    if (!tally_text.empty()) p.text(tally_text, x + 26, y + 21 + mark_line, 12, theme::kTextDim);
+    y += 42 + mark_line;
   }
   // Turn and phase.
   if (snap) {
