@@ -19,6 +19,8 @@
 #include "server/admin/admin_client.hpp"
 #include "server/app/server_app.hpp"
 #include "server/app/sql_access.hpp"
+#include "server/computer/computer_hook.hpp"
+#include "server/computer/computers.hpp"
 #include "server/lobby/scenarios.hpp"
 #include "server/net/network.hpp"
 #include "server/runtime/lobby_hook.hpp"
@@ -43,6 +45,7 @@ struct Flags {
   std::vector<std::string> admin_words;
   int tick_ms = 250;
   double clock_speed = 1.0;
+  castra::computer::ComputerOptions computers;
 };
 
 std::string default_scenarios_dir() {
@@ -143,6 +146,16 @@ void add_server_flags(CLI::App& app, Flags& flags) {
       ->capture_default_str();
   app.add_option("--max-open-matches", flags.app.lobby.max_open_matches_per_account,
                  "Open matches one account may have")
+      ->capture_default_str();
+
+  // The computer opponents.
+  app.add_option("--computer-threads", flags.computers.threads,
+                 "Threads on which the computer opponents think")
+      ->check(CLI::Range(1, 64))
+      ->capture_default_str();
+  app.add_option("--computer-queue", flags.computers.queue,
+                 "Computer opponents' picks waiting for a thread (more wait for the next tick)")
+      ->check(CLI::Range(1, 1000000))
       ->capture_default_str();
 
   // Operators.
@@ -249,12 +262,17 @@ int main(int argc, char** argv) {
     };
     castra::runtime::Runtime play(*store, clock, host_options);
     play.recover();
-    castra::runtime::LobbyHook hook(play);
+    // The computer opponents play on in the matches that name one, and take a seat in new ones.
+    castra::computer::Computers computers(flags.computers);
+    computers.resume(play);
+    castra::runtime::LobbyHook runtime_hook(play);
+    castra::computer::ComputerHook hook(runtime_hook, play, computers);
     // Deadlines: every match is looked at a few times a second.
     std::atomic<bool> ticking{true};
     std::thread ticker([&] {
       while (ticking) {
         play.tick();
+        computers.tick();
         std::this_thread::sleep_for(std::chrono::milliseconds(flags.tick_ms));
       }
     });
@@ -270,6 +288,7 @@ int main(int argc, char** argv) {
     });
     ticking = false;
     ticker.join();
+    computers.stop();
     runtime_queue.stop();
   }
   // Every write already queued is committed before the process ends (SIGTERM included).

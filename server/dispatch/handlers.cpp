@@ -93,6 +93,11 @@ v1::MatchSummary Handlers::summary(const store::MatchRow& row, std::int64_t view
   if (row.creator) out.set_creator(s_.accounts.name_of(*row.creator));
   if (row.player_a) out.set_player_a(s_.accounts.name_of(*row.player_a));
   if (row.player_b) out.set_player_b(s_.accounts.name_of(*row.player_b));
+  // The computer's seat has no account: it is named, and settings.computer says what it is.
+  if (settings.computer() != v1::COMPUTER_NONE) {
+    const std::string name = lobby::computer_name(settings.computer());
+    lobby::computer_side(settings) == 0 ? out.set_player_a(name) : out.set_player_b(name);
+  }
   out.set_a_to_act(lobby::to_act(row, 0));
   out.set_b_to_act(lobby::to_act(row, 1));
   out.set_deadline_a_ms(row.deadline_a_ms.value_or(0));

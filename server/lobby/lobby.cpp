@@ -104,6 +104,9 @@ Result<castra::v1::MatchSettings> normalized_settings(castra::v1::MatchSettings 
   if (s.creator_side() != castra::v1::SIDE_A && s.creator_side() != castra::v1::SIDE_B) {
     return fail(ErrorCode::kInvalidRequest, "unknown side");
   }
+  if (!castra::v1::ComputerStrength_IsValid(s.computer())) {
+    return fail(ErrorCode::kInvalidRequest, "unknown computer strength");
+  }
   s.clear_invitation_code();
   return s;
 }
@@ -122,6 +125,14 @@ Lobby::Lobby(store::MatchStore& matches, const Scenarios& scenarios, ChatStore& 
 
 int creator_side(const castra::v1::MatchSettings& settings) {
   return settings.creator_side() == castra::v1::SIDE_B ? 1 : 0;
+}
+
+int computer_side(const castra::v1::MatchSettings& settings) {
+  return 1 - creator_side(settings);
+}
+
+std::string computer_name(castra::v1::ComputerStrength strength) {
+  return strength == castra::v1::COMPUTER_RANDOM ? "Computer (random)" : "Computer (greedy)";
 }
 
 Result<Created> Lobby::create(std::int64_t account, const std::string& scenario_name,
@@ -191,8 +202,9 @@ Result<Created> Lobby::create(std::int64_t account, const std::string& scenario_
 
 std::vector<store::MatchRow> Lobby::list(const std::string& status, const std::string& ruleset,
                                          int limit) {
-  // Private matches, and open ones whose creator has not sat down, are filtered out after the
-  // store's limit, so ask for more.
+  // Private matches, open ones whose creator has not sat down, and open ones against the
+  // computer (nobody else may join them) are filtered out after the store's limit, so ask for
+  // more.
   std::vector<store::MatchRow> rows;
   if (auto s = matches_.list_matches(status, std::min(limit * 4, 400), &rows); !s.ok()) {
     storage_failure(s, "list_matches");
@@ -200,8 +212,10 @@ std::vector<store::MatchRow> Lobby::list(const std::string& status, const std::s
   std::vector<store::MatchRow> out;
   for (auto& r : rows) {
     if (!ruleset.empty() && r.ruleset != ruleset) continue;
-    if (!settings_of(r).invitation_code().empty()) continue;
+    const castra::v1::MatchSettings settings = settings_of(r);
+    if (!settings.invitation_code().empty()) continue;
     if (r.status == kOpen && !r.player_a && !r.player_b) continue;
+    if (r.status == kOpen && settings.computer() != castra::v1::COMPUTER_NONE) continue;
     out.push_back(std::move(r));
     if (static_cast<int>(out.size()) >= limit) break;
   }
@@ -262,6 +276,9 @@ void Lobby::join(std::int64_t account, const std::string& match_id, const std::s
     return done(fail(ErrorCode::kBadInvitation, "this match needs its invitation code"));
   }
   if (row->status != kOpen) return done(fail(ErrorCode::kMatchNotOpen, "the match has begun"));
+  if (settings_of(*row).computer() != castra::v1::COMPUTER_NONE) {
+    return done(fail(ErrorCode::kMatchFull, "this match is against the computer"));
+  }
   if ((row->creator && *row->creator == account) || seat_of(*row, account)) {
     return done(fail(ErrorCode::kAlreadySeated, "this is your own match"));
   }

@@ -47,6 +47,10 @@ int creator_side(const castra::v1::MatchSettings& settings);
 bool to_act(const store::MatchRow& row, int side);
 // The settings a client asked for, checked and with defaults filled in (docs/protocol.md).
 server::Result<castra::v1::MatchSettings> normalized_settings(castra::v1::MatchSettings settings);
+// How the server's computer opponent is named in a match's summary: "Computer (greedy)".
+std::string computer_name(castra::v1::ComputerStrength strength);
+// The side (0: A, 1: B) the computer plays in a match whose settings name one.
+int computer_side(const castra::v1::MatchSettings& settings);
 // Match ids are 32 lower-case hex digits (128 random bits).
 bool well_formed_match_id(const std::string& id);
 

@@ -60,6 +60,11 @@ bool MatchHost::ended() const {
   return match_->outcome().has_value();
 }
 
+bool MatchHost::seated(Side side) const {
+  std::lock_guard lock(mu_);
+  return match_->seated(side);
+}
+
 rules::Acting MatchHost::acting() const {
   std::lock_guard lock(mu_);
   return match_->acting();
@@ -121,7 +126,7 @@ void MatchHost::drain(Deliveries& out) {
   }
 }
 
-void MatchHost::seat(Side side, std::int64_t account, std::string entropy,
+void MatchHost::seat(Side side, std::optional<std::int64_t> account, std::string entropy,
                      std::function<void(std::optional<rules::RuleError>)> done) {
   act([this, side, account, entropy = std::move(entropy), done](Deliveries& out) mutable {
     if (closed_) {

@@ -71,8 +71,9 @@ class MatchHost : public std::enable_shared_from_this<MatchHost> {
   store::MatchRow row() const;
   v1::MatchSettings settings() const { return settings_; }
 
-  // A player takes side `side`, adding entropy to the dice. Done after the commit.
-  void seat(Side side, std::int64_t account, std::string entropy,
+  // A player takes side `side`, adding entropy to the dice. Done after the commit. No
+  // account: the server's computer opponent (server/computer), whose row column stays empty.
+  void seat(Side side, std::optional<std::int64_t> account, std::string entropy,
             std::function<void(std::optional<rules::RuleError>)> done);
 
   // A side's game command. A repeated client_seq gets the first answer and is never applied
@@ -105,6 +106,7 @@ class MatchHost : public std::enable_shared_from_this<MatchHost> {
 
   std::optional<v1::MatchRecord> record() const;
   bool ended() const;
+  bool seated(Side side) const;
   // Ended, watched by nobody, nothing in flight or queued, and unused for keep_ended_ms.
   bool may_leave_memory() const;
   rules::Acting acting() const;
