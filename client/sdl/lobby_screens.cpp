@@ -300,7 +300,7 @@ void LobbyScreen::draw_players(Ui& ui, const v1::MatchSummary& m, int x, float c
     const int ly = static_cast<int>(cy) + (side == v1::SIDE_A ? -19 : 1);
     const SDL_Rect box = p.text(line, x, ly, 13, theme::kText);
     if (side == *computer) {
-      draw_computer_mark(ui, m.settings().computer(), box.x + box.w + 8, ly + box.h / 2.0f, 11,
+      draw_computer_mark(ui, m.settings().computer(), box.x + box.w + 6, ly + box.h / 2.0f, 10,
                          "computer " + m.match_id());
     }
   }

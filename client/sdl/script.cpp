@@ -149,6 +149,13 @@ bool ScriptRunner::holds(const std::string& condition, Context& ctx, std::string
     if (!needs(2) || !to_int(w[1], &n)) return false;
     return m.log.size() >= static_cast<std::size_t>(n);
   }
+  if (what == "board-events") {
+    // The picture the board shows reflects at least N of the match's events (its snapshot's
+    // event_count): what a viewer saw, whichever of them its log was sent.
+    int n = 0;
+    if (!needs(2) || !to_int(w[1], &n)) return false;
+    return shown != nullptr && shown->event_count() >= static_cast<std::uint64_t>(n);
+  }
   if (what == "replay") {
     int n = 0;
     if (!needs(2) || !to_int(w[1], &n)) return false;

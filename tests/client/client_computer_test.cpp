@@ -72,11 +72,29 @@ std::string cell(const v1::Coord& c) {
   return std::to_string(c.col()) + " " + std::to_string(c.row());
 }
 
-// The clicks that play one of `legal`'s options: deploy the first group on its first hex, move
-// a group (up to `moves_left` in a phase) to its farthest listed hex, attack, or end the phase.
-std::string clicks_for(const s::Legal& legal, int* moves_left, int* attacks_left) {
-  if (legal.deploy_size() > 0 && legal.deploy(0).destinations_size() > 0)
-    return "click-cell " + cell(legal.deploy(0).destinations(0).hex()) + "\n";
+const char* troop_label(int t) {
+  switch (t) {
+    case s::TROOP_INFANTRY:
+      return "Infantry";
+    case s::TROOP_ARCHERS:
+      return "Archers";
+    case s::TROOP_CAVALRY:
+      return "Cavalry";
+    default:
+      return "Chariots";
+  }
+}
+
+// The clicks that play one of `legal`'s options: deploy one type of troops (the `deployed`th
+// deployment, spread over the listed hexes), move a group (up to `moves_left` in a phase) to
+// its farthest listed hex, attack, or end the phase.
+std::string clicks_for(const s::Legal& legal, int deployed, int* moves_left, int* attacks_left) {
+  for (const auto& g : legal.deploy()) {
+    if (g.types_size() != 1 || g.destinations_size() == 0) continue;
+    const auto& d = g.destinations((deployed * 5) % g.destinations_size());
+    return "click-button " + std::string(troop_label(g.types(0))) + "\nclick-cell " +
+           cell(d.hex()) + "\n";
+  }
   if (legal.phase() == s::PHASE_MOVE && *moves_left > 0) {
     for (const auto& g : legal.moves()) {
       if (g.destinations_size() == 0) continue;
@@ -103,11 +121,12 @@ class ScriptWriter {
   // Appends steps ending in a line the client prints, and waits until it has.
   bool run(const std::string& steps, std::chrono::seconds timeout, const std::string& dir) {
     const std::string ack = "ack " + std::to_string(++acks_);
-    {
-      std::ofstream out(path_, std::ios::app);
-      out << steps << "print " << ack << "\n";
-    }
+    append(steps + "print " + ack + "\n");
     return wait_for_line(dir, ack, timeout);
+  }
+  void append(const std::string& steps) {
+    std::ofstream out(path_, std::ios::app);
+    out << steps;
   }
   static bool wait_for_line(const std::string& dir, const std::string& line,
                             std::chrono::seconds timeout) {
@@ -132,7 +151,8 @@ TEST(ClientLiveComputer, APlayerStartsAMatchAgainstTheComputerFromTheLobbyAndPla
   Watcher alice = connect(server.ws_url());
   ASSERT_TRUE(alice.call(client::requests::register_account("alice", kPassword)).has_session());
 
-  // The lobby: STAND! training against the greedy computer, by clicks.
+  // The lobby, by clicks: STAND! training against the computer. The form offers both
+  // strengths; the match is against the random one, which leaves a few turns to play.
   const std::string dir = testing::make_temp_dir("castra-client-computer");
   const std::string script = dir + "/script.txt";
   testing::write_file(script,
@@ -141,6 +161,7 @@ TEST(ClientLiveComputer, APlayerStartsAMatchAgainstTheComputerFromTheLobbyAndPla
                       "click-button Against the computer\n"
                       "click-button Computer greedy\n"
                       "frames 2\nscreenshot form.png\n"
+                      "click-button Computer random\n"
                       "click-button Create match\n"
                       "wait screen match\nwait snapshot timeout=30000\nwait idle\n"
                       "frames 3\nscreenshot start.png\nprint ready\nfollow\n");
@@ -157,11 +178,22 @@ TEST(ClientLiveComputer, APlayerStartsAMatchAgainstTheComputerFromTheLobbyAndPla
   ASSERT_EQ(listed.matches().matches_size(), 1) << listed.DebugString();
   const auto summary = listed.matches().matches(0);
   const std::string id = summary.match_id();
-  EXPECT_EQ(summary.settings().computer(), v1::COMPUTER_GREEDY);
+  EXPECT_EQ(summary.settings().computer(), v1::COMPUTER_RANDOM);
   EXPECT_EQ(summary.status(), v1::MATCH_LIVE) << "the computer was seated at once";
   const v1::Side me = summary.my_side();
   const std::string computer_name = me == v1::SIDE_A ? summary.player_b() : summary.player_a();
   EXPECT_NE(computer_name.find("omputer"), std::string::npos) << computer_name;
+
+  // A guest watching the live match sees the computer's mark too.
+  const std::string watch_dir = testing::make_temp_dir("castra-client-computer-watch");
+  testing::write_file(
+      watch_dir + "/script.txt",
+      "wait snapshot timeout=30000\nwait idle\nframes 3\nscreenshot watch.png\nquit\n");
+  ASSERT_EQ(
+      testing::run_client(watch_dir, {"--server", server.ws_url(), "--guest", "--open", id,
+                                      "--script", watch_dir + "/script.txt", "--exit-after", "60"}),
+      0)
+      << testing::read_file(watch_dir + "/client.log");
 
   // Play: each time alice must act, the next option's clicks go into the client's script.
   ASSERT_TRUE(alice.call(client::requests::subscribe(id)).has_subscribed());
@@ -182,12 +214,12 @@ TEST(ClientLiveComputer, APlayerStartsAMatchAgainstTheComputerFromTheLobbyAndPla
     }
     const bool resign = game_turn(*u) >= 3 && legal.phase() == s::PHASE_MOVE;
     const std::string clicks = resign ? "click-button Resign\nclick-button Confirm\n"
-                                      : clicks_for(legal, &moves_left, &attacks_left);
+                                      : clicks_for(legal, deployed, &moves_left, &attacks_left);
     ASSERT_FALSE(clicks.empty()) << "nothing to do in " << u->legal().DebugString();
     if (legal.deploy_size() > 0) ++deployed;
     if (legal.phase() == s::PHASE_MOVE && clicks.find("click-cell") != std::string::npos) ++moved;
     // The client clicks once it holds the same events and legal list as this connection.
-    ASSERT_TRUE(steps.run("wait events " + std::to_string(event_count(*u)) +
+    ASSERT_TRUE(steps.run("wait board-events " + std::to_string(event_count(*u)) +
                               " timeout=30000\nwait legal timeout=30000\nwait idle "
                               "timeout=30000\n" +
                               clicks + "wait idle timeout=30000\n",
@@ -200,14 +232,12 @@ TEST(ClientLiveComputer, APlayerStartsAMatchAgainstTheComputerFromTheLobbyAndPla
   EXPECT_GT(moved, 0) << "alice moved by clicks";
 
   // The end screen with the result, then the lobby's row of the finished match.
-  ASSERT_TRUE(
-      steps.run("wait end-screen timeout=30000\nframes 3\nscreenshot end.png\n"
-                "click-button Close\nclick-button Back to lobby\nwait screen lobby\n"
-                "click-button Finished\nwait button Replay " +
-                    id + " timeout=30000\nframes 3\nscreenshot lobby.png\nquit\n",
-                60s, dir))
-      << testing::read_file(dir + "/client.log");
-  ASSERT_EQ(client.wait(30s), 0) << testing::read_file(dir + "/client.log");
+  steps.append(
+      "wait end-screen timeout=30000\nframes 3\nscreenshot end.png\n"
+      "click-button Close\nclick-button Back to lobby\nwait screen lobby\n"
+      "click-button Finished\nwait button Replay " +
+      id + " timeout=30000\nframes 3\nscreenshot lobby.png\nquit\n");
+  ASSERT_EQ(client.wait(90s), 0) << testing::read_file(dir + "/client.log");
 
   // The server ended it: the computer won (alice resigned) or the rules decided.
   v1::ClientEnvelope ask;
@@ -215,8 +245,8 @@ TEST(ClientLiveComputer, APlayerStartsAMatchAgainstTheComputerFromTheLobbyAndPla
   const auto record = alice.call(ask);
   ASSERT_TRUE(record.has_record()) << record.DebugString();
 
-  for (const char* shot : {"start.png", "end.png"}) {
-    auto p = Picture::load(dir + "/" + shot);
+  for (const std::string& shot : {dir + "/start.png", dir + "/end.png", watch_dir + "/watch.png"}) {
+    auto p = Picture::load(shot);
     ASSERT_TRUE(p) << shot;
     auto mark = p->region("computer-mark");
     ASSERT_TRUE(mark) << shot << ": the computer's side is marked";
