@@ -202,6 +202,7 @@ void Client::create_match(const NewMatch& n) {
   s->set_spectator_delay_turns(static_cast<std::uint32_t>(std::max(0, n.delay_turns)));
   s->set_creator_side(n.side);
   s->set_creator_side_random(n.side_random);
+  s->set_computer(n.computer);
   session_.request(std::move(e), [this](const v1::ServerEnvelope& r) {
     if (!r.has_match_created()) return report(r, "Create match");
     const auto& created = r.match_created();

@@ -102,6 +102,8 @@ struct NewMatch {
   bool spectators = true;
   int delay_turns = 0;
   bool is_private = false;
+  // Against the server's computer (COMPUTER_NONE: against a person who joins).
+  v1::ComputerStrength computer = v1::COMPUTER_NONE;
 };
 
 struct TimeControlChoice {

@@ -1,5 +1,6 @@
 #include <algorithm>
 
+#include "client/sdl/computer_mark.hpp"
 #include "client/sdl/labels.hpp"
 #include "client/sdl/screens.hpp"
 #include "client/sdl/theme.hpp"
@@ -213,8 +214,11 @@ void LobbyScreen::draw_list(Ui& ui, Client& client, const SDL_Rect& r) {
                        " turns behind"
                  : ", spectators welcome";
     }
+    const SDL_Rect sub_clip{r.x + 16, y, 206, 44};  // not into the players' column
+    p.set_clip(&sub_clip);
     p.text(sub, r.x + 16, y + 25, 12, theme::kTextDim);
-    p.text(players_text(m), r.x + 230, y + 13, 14, theme::kText);
+    p.set_clip(nullptr);
+    draw_players(ui, m, r.x + 230, y + 22.0f);
     std::string state = status_word(m.status());
     if (m.status() == v1::MATCH_FINISHED && m.has_outcome()) state = outcome_text(m.outcome());
     if (m.my_move()) {
@@ -247,6 +251,58 @@ void LobbyScreen::draw_list(Ui& ui, Client& client, const SDL_Rect& r) {
       }
     }
     y += 48;
+  }
+}
+
+int LobbyScreen::draw_opponent(Ui& ui, int x, int bx, int y, int w) {
+  Painter& p = ui.painter();
+  const bool computer = form_.computer != v1::COMPUTER_NONE;
+  p.text("Opponent", x, y + 6, 13, theme::kText);
+  const int half = (w - 110 - 6) / 2;
+  if (ui.button(SDL_Rect{bx, y, half, 28}, "A person",
+                computer ? ButtonStyle::kNormal : ButtonStyle::kToggleOn, true, SDLK_UNKNOWN, 13,
+                "Against a person")) {
+    form_.computer = v1::COMPUTER_NONE;
+  }
+  if (ui.button(SDL_Rect{bx + half + 6, y, half, 28}, "The computer",
+                computer ? ButtonStyle::kToggleOn : ButtonStyle::kNormal, true, SDLK_UNKNOWN, 13,
+                "Against the computer")) {
+    if (!computer) form_.computer = v1::COMPUTER_GREEDY;
+  }
+  y += 36;
+  if (!computer) return y;
+  // The computer plays the side left free, seated at once: the match starts when created.
+  p.text("Strength", x, y + 6, 13, theme::kText);
+  for (const auto s : {v1::COMPUTER_RANDOM, v1::COMPUTER_GREEDY}) {
+    const std::string name = computer_strength_name(s);
+    const std::string label = s == v1::COMPUTER_RANDOM ? "Random" : "Greedy";
+    const int bxs = s == v1::COMPUTER_RANDOM ? bx : bx + half + 6;
+    if (ui.button(SDL_Rect{bxs, y, half, 28}, label,
+                  form_.computer == s ? ButtonStyle::kToggleOn : ButtonStyle::kNormal, true,
+                  SDLK_UNKNOWN, 13, "Computer " + name)) {
+      form_.computer = s;
+    }
+  }
+  return y + 36;
+}
+
+void LobbyScreen::draw_players(Ui& ui, const v1::MatchSummary& m, int x, float cy) {
+  Painter& p = ui.painter();
+  const auto computer = computer_side(m);
+  if (!computer) {
+    p.text(players_text(m), x, static_cast<int>(cy) - 9, 14, theme::kText);
+    return;
+  }
+  // One line a side, the computer's with its mark.
+  for (const v1::Side side : {v1::SIDE_A, v1::SIDE_B}) {
+    const std::string& name = side == v1::SIDE_A ? m.player_a() : m.player_b();
+    const std::string line = side_letter(side) + " " + (name.empty() ? "(free seat)" : name);
+    const int ly = static_cast<int>(cy) + (side == v1::SIDE_A ? -19 : 1);
+    const SDL_Rect box = p.text(line, x, ly, 13, theme::kText);
+    if (side == *computer) {
+      draw_computer_mark(ui, m.settings().computer(), box.x + box.w + 6, ly + box.h / 2.0f, 10,
+                         "computer " + m.match_id());
+    }
   }
 }
 
@@ -299,6 +355,7 @@ void LobbyScreen::draw_new_match(Ui& ui, Client& client, const SDL_Rect& r) {
     form_.side_random = true;
   }
   y += 36;
+  y = draw_opponent(ui, x, bx, y, w);
   p.text("Clock", x, y + 6, 13, theme::kText);
   if (ui.button(SDL_Rect{bx, y, w - 110, 28}, kTimeControls[form_.time_control].label,
                 ButtonStyle::kNormal, true, SDLK_UNKNOWN, 13, "Clock")) {

@@ -2,6 +2,7 @@
 #include <cmath>
 #include <sstream>
 
+#include "client/sdl/computer_mark.hpp"
 #include "client/sdl/labels.hpp"
 #include "client/sdl/optio_board.hpp"
 #include "client/sdl/screens.hpp"
@@ -289,7 +290,9 @@ void MatchScreen::draw_top_bar(Ui& ui, Client& client, const SDL_Rect& r) {
     if (a && b)
       centre = "Both sides to act";
     else if (a || b)
-      centre = "Waiting for " + side_name(a ? v1::SIDE_A : v1::SIDE_B);
+      centre = computer_side(m.summary) == (a ? v1::SIDE_A : v1::SIDE_B)
+                   ? "The computer is thinking"
+                   : "Waiting for " + side_name(a ? v1::SIDE_A : v1::SIDE_B);
   } else if (m.summary.status() == v1::MATCH_OPEN) {
     centre = "Waiting for an opponent";
   }
@@ -323,6 +326,7 @@ void MatchScreen::draw_panel(Ui& ui, Client& client, const SDL_Rect& r) {
   const int w = r.w - 28;
   int y = r.y + 10;
   const v1::Snapshot* snap = shown(m);
+  const auto computer = computer_side(m.summary);
   // Players.
   for (v1::Side side : {v1::SIDE_A, v1::SIDE_B}) {
     const SDL_Color c = side == v1::SIDE_A ? theme::kSideA : theme::kSideB;
@@ -336,7 +340,18 @@ void MatchScreen::draw_panel(Ui& ui, Client& client, const SDL_Rect& r) {
     }
     std::string line = side_name(side) + "  " + name;
     if (m.role == v1::ROLE_PLAYER && m.side == side) line += "  - you";
-    p.text(line, x + 26, y + 1, 15, theme::kText, Align::kLeft, Weight::kBold);
+    const SDL_Rect drawn =
+        p.text(line, x + 26, y + 1, 15, theme::kText, Align::kLeft, Weight::kBold);
+    // The computer's mark beside its name, or on a line of its own when the name is long.
+    int mark_line = 0;
+    if (computer == side) {
+      const auto strength = m.summary.settings().computer();
+      const bool beside =
+          drawn.x + drawn.w + 8 + computer_mark_width(p, strength, 11) <= r.x + r.w - 8;
+      if (!beside) mark_line = 18;
+      draw_computer_mark(ui, strength, beside ? drawn.x + drawn.w + 8 : x + 26,
+                         beside ? drawn.y + drawn.h / 2.0f : y + 28.0f, 11, "computer-mark");
+    }
     // Losses so far, from the state's own tallies.
     std::string tally_text;
     if (snap && snap->state().has_stand()) {
@@ -353,8 +368,8 @@ void MatchScreen::draw_panel(Ui& ui, Client& client, const SDL_Rect& r) {
         tally_text = std::to_string(st.routed(i)) + " of " + std::to_string(st.start_units(i)) +
                      " units routed";
     }
-    if (!tally_text.empty()) p.text(tally_text, x + 26, y + 21, 12, theme::kTextDim);
-    y += 42;
+    if (!tally_text.empty()) p.text(tally_text, x + 26, y + 21 + mark_line, 12, theme::kTextDim);
+    y += 42 + mark_line;
   }
   // Turn and phase.
   if (snap) {

@@ -37,6 +37,9 @@ class LobbyScreen {
  private:
   void draw_list(Ui& ui, Client& client, const SDL_Rect& r);
   void draw_new_match(Ui& ui, Client& client, const SDL_Rect& r);
+  // The "against a person / the computer" rows of the form at y; the y below them.
+  int draw_opponent(Ui& ui, int x, int bx, int y, int w);
+  void draw_players(Ui& ui, const v1::MatchSummary& m, int x, float cy);
   int tab_ = 0;     // open, live, finished, mine
   int scroll_ = 0;  // rows of the list scrolled past
   NewMatch form_;

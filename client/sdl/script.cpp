@@ -2,6 +2,7 @@
 
 #include <cstdio>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 
 #include "client/sdl/optio_board.hpp"
@@ -147,6 +148,13 @@ bool ScriptRunner::holds(const std::string& condition, Context& ctx, std::string
     int n = 0;
     if (!needs(2) || !to_int(w[1], &n)) return false;
     return m.log.size() >= static_cast<std::size_t>(n);
+  }
+  if (what == "board-events") {
+    // The picture the board shows reflects at least N of the match's events (its snapshot's
+    // event_count): what a viewer saw, whichever of them its log was sent.
+    int n = 0;
+    if (!needs(2) || !to_int(w[1], &n)) return false;
+    return shown != nullptr && shown->event_count() >= static_cast<std::uint64_t>(n);
   }
   if (what == "replay") {
     int n = 0;
@@ -418,8 +426,13 @@ bool ScriptRunner::start(const std::string& line, Context& ctx) {
     std::fflush(stdout);
     return true;
   }
+  if (cmd == "follow") {
+    follow_ = true;
+    return true;
+  }
   if (cmd == "quit") {
     next_ = lines_.size();
+    quit_ = true;
     return true;
   }
   return fail("unknown step '" + cmd + "'");
@@ -451,6 +464,7 @@ ScriptRunner::Status ScriptRunner::step(Context& ctx) {
       return Status::kRunning;
     }
   }
+  if (follow_ && !quit_ && next_ >= lines_.size()) read_appended();
   // Run steps until one needs a frame to take effect.
   while (next_ < lines_.size()) {
     line_number_ = next_ + 1;
@@ -460,7 +474,21 @@ ScriptRunner::Status ScriptRunner::step(Context& ctx) {
         std::chrono::steady_clock::now() < sleep_until_)
       return Status::kRunning;
   }
-  return Status::kDone;
+  return follow_ && !quit_ ? Status::kRunning : Status::kDone;
+}
+
+void ScriptRunner::read_appended() {
+  std::ifstream in(path_, std::ios::binary);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  // Only whole lines: the writer may be in the middle of one.
+  std::size_t line = 0;
+  std::size_t begin = 0;
+  for (std::size_t end; (end = text.find('\n', begin)) != std::string::npos; begin = end + 1) {
+    if (line++ < lines_.size()) continue;
+    std::string l = text.substr(begin, end - begin);
+    if (!l.empty() && l.back() == '\r') l.pop_back();
+    lines_.push_back(l);
+  }
 }
 
 }  // namespace castra::client

@@ -40,6 +40,8 @@ class ScriptRunner {
 
  private:
   bool start(const std::string& line, Context& ctx);
+  // After `follow`: the complete lines appended to the file since it was last read.
+  void read_appended();
   void push_click(Context& ctx, int x, int y, Uint8 button);
   void push_motion(Context& ctx, int x, int y, Uint32 state);
   void push_button(Context& ctx, int x, int y, Uint8 button, bool down);
@@ -51,6 +53,10 @@ class ScriptRunner {
   std::size_t line_number_ = 0;
   std::string path_;
   std::string error_;
+  // `follow`: at the end of the file, wait for more lines (a test writing the steps as the
+  // match goes) until `quit`.
+  bool follow_ = false;
+  bool quit_ = false;
   // A wait in progress.
   std::string waiting_for_;
   std::chrono::steady_clock::time_point deadline_{};

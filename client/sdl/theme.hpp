@@ -36,6 +36,8 @@ constexpr SDL_Color kOk = rgb(0x2E8B57);
 constexpr SDL_Color kInfo = rgb(0x2D5F8A);
 constexpr SDL_Color kYourMove = rgb(0xE3B341);
 constexpr SDL_Color kSpectator = rgb(0x6A4C93);
+// The badge beside the name of a side the server's computer plays (tests look for it).
+constexpr SDL_Color kComputer = rgb(0x4FD1C5);
 
 // Sides: A holds the top edge, B the bottom.
 constexpr SDL_Color kSideA = rgb(0xB8322F);
