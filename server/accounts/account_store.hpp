@@ -1,7 +1,8 @@
 // AccountStore: the accounts and sessions tables (migrations/0004_accounts.sql), written
 // through the store's one writer and read on its read connection (server/store/sql_access.hpp).
-// Synchronous; used by the service thread. Times are unix milliseconds passed in; nothing
-// here hashes a password.
+// Reads are synchronous; every write is a job whose `done` gets its outcome after the commit,
+// on the caller's thread (store::queue_full() when the writer had no room). Used by the
+// service thread only. Times are unix milliseconds passed in; nothing here hashes a password.
 #pragma once
 
 #include <cstdint>
@@ -34,30 +35,32 @@ struct SessionRow {
 
 class AccountStore {
  public:
+  using Done = store::SqlAccess::Done;
   explicit AccountStore(store::SqlAccess& sql) : sql_(sql) {}
 
   std::optional<Account> find_by_name(const std::string& name, store::Status* status);
   std::optional<Account> find_by_id(std::int64_t id, store::Status* status);
-  // The new account's id; nullopt with status.ok() when the name is taken.
-  std::optional<std::int64_t> insert(const std::string& name, const std::string& password_hash,
-                                     std::int64_t now_ms, store::Status* status);
+  // `done` gets the new account's id; nullopt with an ok status when the name is taken.
+  void insert(const std::string& name, const std::string& password_hash, std::int64_t now_ms,
+              std::function<void(store::Status, std::optional<std::int64_t>)> done);
   // Counts a failed login; from the `max_failures`th consecutive one the account is locked
-  // for `lock_ms` (and the count starts again). Returns the account as it is now.
-  std::optional<Account> record_failure(std::int64_t id, int max_failures, std::int64_t lock_ms,
-                                        std::int64_t now_ms, store::Status* status);
-  store::Status set_password(std::int64_t id, const std::string& password_hash);
-  store::Status set_banned(std::int64_t id, bool banned, const std::string& reason);
+  // for `lock_ms` (and the count starts again).
+  void record_failure(std::int64_t id, int max_failures, std::int64_t lock_ms, std::int64_t now_ms,
+                      Done done);
+  // Stores the new hash and ends every session of the account but `keep`: one commit.
+  void set_password(std::int64_t id, const std::string& password_hash, const std::string& keep,
+                    Done done);
+  // A ban also ends every session of the account, in the same commit.
+  void set_banned(std::int64_t id, bool banned, const std::string& reason, Done done);
 
   // Stores a new session; after a good password also clears the failure count and, when the
   // cost changed, stores `rehash`: one transaction, one commit.
-  store::Status create_session(const SessionRow& row, bool after_login = false,
-                               const std::optional<std::string>& rehash = std::nullopt);
+  void create_session(const SessionRow& row, bool after_login,
+                      const std::optional<std::string>& rehash, Done done);
   std::optional<SessionRow> find_session(const std::string& token_hash, store::Status* status);
-  store::Status touch_session(const std::string& token_hash, std::int64_t now_ms);
-  store::Status delete_session(const std::string& token_hash);
-  // Every session of the account except `keep` (empty: all of them).
-  store::Status delete_sessions_of(std::int64_t account_id, const std::string& keep);
-  store::Status delete_expired_sessions(std::int64_t now_ms);
+  void touch_session(const std::string& token_hash, std::int64_t now_ms, Done done);
+  void delete_session(const std::string& token_hash, Done done);
+  void delete_expired_sessions(std::int64_t now_ms, Done done);
 
  private:
   std::optional<Account> find_where(const char* where, std::int64_t id, const std::string& key,

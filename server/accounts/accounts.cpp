@@ -3,7 +3,6 @@
 #include <sodium.h>
 #include <spdlog/spdlog.h>
 
-#include <chrono>
 #include <memory>
 #include <mutex>
 
@@ -43,6 +42,15 @@ Failure storage_failure(const store::Status& s, const char* what) {
   return fail(v1::ERROR_INTERNAL, "the account database failed; try again");
 }
 
+// A write that failed: overload (the writer's queue was full) is "busy", anything else a
+// storage failure.
+Failure write_failure(const store::Status& s, const char* what) {
+  if (store::is_queue_full(s)) {
+    return fail(v1::ERROR_SERVER_BUSY, "the server is busy; try again", 1000);
+  }
+  return storage_failure(s, what);
+}
+
 Failure busy() {
   return fail(v1::ERROR_SERVER_BUSY, "too many sign-ins at once; try again shortly", 1000);
 }
@@ -50,21 +58,16 @@ Failure busy() {
 }  // namespace
 
 Accounts::Accounts(AccountStore& store, server::TaskQueue& hash_pool, Post to_service,
-                   AccountOptions options, server::Metrics* metrics)
+                   const server::Clock& clock, AccountOptions options, server::Metrics* metrics)
     : store_(store),
       pool_(hash_pool),
       to_service_(std::move(to_service)),
+      clock_(clock),
       options_(options),
       metrics_(metrics) {}
 
-std::int64_t Accounts::now_ms() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
-
-Result<SignedIn> Accounts::open_session(const Account& account, bool after_login,
-                                        const std::optional<std::string>& rehash) {
+void Accounts::open_session(const Account& account, bool after_login,
+                            const std::optional<std::string>& rehash, Done done) {
   unsigned char raw[kTokenBytes];
   randombytes_buf(raw, sizeof raw);
   char text[sodium_base64_ENCODED_LEN(kTokenBytes, sodium_base64_VARIANT_URLSAFE_NO_PADDING)];
@@ -74,15 +77,14 @@ Result<SignedIn> Accounts::open_session(const Account& account, bool after_login
   in.name = account.name;
   in.token = text;
   in.token_hash = sha256_bytes(raw, sizeof raw);
-  const std::int64_t now = now_ms();
+  const std::int64_t now = clock_.now_ms();
   in.expires_ms = now + std::int64_t{options_.session_ttl_seconds} * 1000;
-  if (auto s = store_.create_session({in.token_hash, account.id, now, in.expires_ms}, after_login,
-                                     rehash);
-      !s.ok()) {
-    return storage_failure(s, "create_session");
-  }
-  names_[account.id] = account.name;
-  return in;
+  store_.create_session({in.token_hash, account.id, now, in.expires_ms}, after_login, rehash,
+                        [this, in, done = std::move(done)](store::Status s) {
+                          if (!s.ok()) return done(write_failure(s, "create_session"));
+                          names_[in.account_id] = in.name;
+                          done(in);
+                        });
 }
 
 void Accounts::register_account(std::string name, std::string password, Done done) {
@@ -101,16 +103,21 @@ void Accounts::register_account(std::string name, std::string password, Done don
     to_service_([this, name = std::move(name), hash = std::move(hash), shared = std::move(done)] {
       const Done& done = *shared;
       if (!hash) return done(fail(v1::ERROR_SERVER_BUSY, "out of memory hashing; try again"));
-      store::Status st;
-      const auto id = store_.insert(name, *hash, now_ms(), &st);
-      if (!st.ok()) return done(storage_failure(st, "insert_account"));
-      // Two registrations of one name can race past the check above; the UNIQUE key decides.
-      if (!id) return done(fail(v1::ERROR_NAME_TAKEN, "the name " + name + " is taken"));
-      spdlog::info("event=account_registered account={} name={}", *id, name);
-      Account account;
-      account.id = *id;
-      account.name = name;
-      done(open_session(account));
+      store_.insert(name, *hash, clock_.now_ms(),
+                    [this, name, shared](store::Status st, std::optional<std::int64_t> id) {
+                      const Done& done = *shared;
+                      if (!st.ok()) return done(write_failure(st, "insert_account"));
+                      // Two registrations of one name can race past the check above; the
+                      // UNIQUE key decides.
+                      if (!id) {
+                        return done(fail(v1::ERROR_NAME_TAKEN, "the name " + name + " is taken"));
+                      }
+                      spdlog::info("event=account_registered account={} name={}", *id, name);
+                      Account account;
+                      account.id = *id;
+                      account.name = name;
+                      open_session(account, false, std::nullopt, done);
+                    });
     });
   });
   if (!queued) (*shared)(busy());
@@ -120,7 +127,7 @@ void Accounts::login(std::string name, std::string password, Done done) {
   store::Status s;
   std::optional<Account> account = store_.find_by_name(name, &s);
   if (!s.ok()) return done(storage_failure(s, "find_by_name"));
-  const std::int64_t now = now_ms();
+  const std::int64_t now = clock_.now_ms();
   if (account && account->banned) {
     return done(fail(v1::ERROR_ACCOUNT_BANNED, "this account is banned: " + account->ban_reason));
   }
@@ -148,24 +155,8 @@ void Accounts::login(std::string name, std::string password, Done done) {
                  shared = std::move(done)] {
       const Done& done = *shared;
       if (!account) return done(fail(v1::ERROR_BAD_CREDENTIALS, "unknown name or wrong password"));
-      if (!good) {
-        store::Status st;
-        const std::int64_t t = now_ms();
-        auto after = store_.record_failure(account->id, options_.max_failures,
-                                           std::int64_t{options_.lockout_seconds} * 1000, t, &st);
-        if (!st.ok()) return done(storage_failure(st, "record_failure"));
-        spdlog::info("event=login_failed account={}", account->id);
-        if (after && after->locked_until_ms > t) {
-          spdlog::warn("event=account_locked account={} seconds={}", account->id,
-                       options_.lockout_seconds);
-          return done(fail(v1::ERROR_ACCOUNT_LOCKED,
-                           "too many failed logins; the account is locked for " +
-                               std::to_string(options_.lockout_seconds) + " s",
-                           static_cast<std::uint64_t>(after->locked_until_ms - t)));
-        }
-        return done(fail(v1::ERROR_BAD_CREDENTIALS, "unknown name or wrong password"));
-      }
-      done(open_session(*account, /*after_login=*/true, rehash));
+      if (!good) return failed_login(*account, done);
+      open_session(*account, /*after_login=*/true, rehash, done);
     });
   });
   if (!queued) (*shared)(busy());
@@ -183,7 +174,7 @@ Result<SignedIn> Accounts::resume(const std::string& token) {
   store::Status s;
   auto session = store_.find_session(hash, &s);
   if (!s.ok()) return storage_failure(s, "find_session");
-  const std::int64_t now = now_ms();
+  const std::int64_t now = clock_.now_ms();
   if (!session || session->expires_ms <= now) {
     return fail(v1::ERROR_SESSION_INVALID, "the session has ended; log in again");
   }
@@ -193,7 +184,10 @@ Result<SignedIn> Accounts::resume(const std::string& token) {
   if (account->banned) {
     return fail(v1::ERROR_ACCOUNT_BANNED, "this account is banned: " + account->ban_reason);
   }
-  store_.touch_session(hash, now);
+  // Nobody waits for the last use to be stored.
+  store_.touch_session(hash, now, [](store::Status st) {
+    if (!st.ok()) write_failure(st, "touch_session");
+  });
   names_[account->id] = account->name;
   SignedIn in;
   in.account_id = account->id;
@@ -203,20 +197,50 @@ Result<SignedIn> Accounts::resume(const std::string& token) {
   return in;
 }
 
-void Accounts::logout(const std::string& token_hash) {
-  if (token_hash.empty()) return;
-  if (auto s = store_.delete_session(token_hash); !s.ok()) storage_failure(s, "delete_session");
+void Accounts::failed_login(const Account& account, Done done) {
+  const std::int64_t t = clock_.now_ms();
+  const std::int64_t id = account.id;
+  store_.record_failure(
+      id, options_.max_failures, std::int64_t{options_.lockout_seconds} * 1000, t,
+      [this, id, t, done = std::move(done)](store::Status st) {
+        if (!st.ok()) return done(write_failure(st, "record_failure"));
+        spdlog::info("event=login_failed account={}", id);
+        // Read after the commit: the count as it now is.
+        const auto after = store_.find_by_id(id, &st);
+        if (!st.ok()) return done(storage_failure(st, "find_by_id"));
+        if (after && after->locked_until_ms > t) {
+          spdlog::warn("event=account_locked account={} seconds={}", id, options_.lockout_seconds);
+          return done(fail(v1::ERROR_ACCOUNT_LOCKED,
+                           "too many failed logins; the account is locked for " +
+                               std::to_string(options_.lockout_seconds) + " s",
+                           static_cast<std::uint64_t>(after->locked_until_ms - t)));
+        }
+        done(fail(v1::ERROR_BAD_CREDENTIALS, "unknown name or wrong password"));
+      });
+}
+
+void Accounts::logout(const std::string& token_hash, OkDone done) {
+  if (token_hash.empty()) {
+    if (done) done(server::Ok{});
+    return;
+  }
+  store_.delete_session(token_hash, [done = std::move(done)](store::Status s) {
+    if (!s.ok()) {
+      const Failure f = write_failure(s, "delete_session");
+      if (done) done(f);
+      return;
+    }
+    if (done) done(server::Ok{});
+  });
 }
 
 void Accounts::change_password(std::int64_t account_id, std::string old_password,
-                               std::string new_password, std::string keep_token_hash,
-                               std::function<void(Result<server::Ok>)> done) {
+                               std::string new_password, std::string keep_token_hash, OkDone done) {
   store::Status s;
   auto account = store_.find_by_id(account_id, &s);
   if (!s.ok()) return done(storage_failure(s, "find_by_id"));
   if (!account) return done(fail(v1::ERROR_NOT_AUTHENTICATED, "no such account"));
-  auto shared = std::make_shared<std::function<void(Result<server::Ok>)>>(
-      std::move(done));  // see register_account
+  auto shared = std::make_shared<OkDone>(std::move(done));  // see register_account
   const bool queued = pool_.try_post([this, stored = account->password_hash, account_id,
                                       old_password = std::move(old_password),
                                       new_password = std::move(new_password),
@@ -227,35 +251,32 @@ void Accounts::change_password(std::int64_t account_id, std::string old_password
     if (metrics_) metrics_->password_hash();
     to_service_([this, good, hash = std::move(hash), account_id, keep = std::move(keep),
                  shared = std::move(done)] {
-      const auto& done = *shared;
+      const OkDone& done = *shared;
       if (!good) return done(fail(v1::ERROR_BAD_CREDENTIALS, "the old password is wrong"));
       if (!hash) return done(fail(v1::ERROR_SERVER_BUSY, "out of memory hashing; try again"));
-      if (auto st = store_.set_password(account_id, *hash); !st.ok()) {
-        return done(storage_failure(st, "set_password"));
-      }
-      if (auto st = store_.delete_sessions_of(account_id, keep); !st.ok()) {
-        return done(storage_failure(st, "delete_sessions_of"));
-      }
-      spdlog::info("event=password_changed account={}", account_id);
-      done(server::Ok{});
+      store_.set_password(account_id, *hash, keep, [account_id, shared](store::Status st) {
+        if (!st.ok()) return (*shared)(write_failure(st, "set_password"));
+        spdlog::info("event=password_changed account={}", account_id);
+        (*shared)(server::Ok{});
+      });
     });
   });
   if (!queued) (*shared)(busy());
 }
 
-Result<Account> Accounts::set_banned(const std::string& name, bool banned,
-                                     const std::string& reason) {
+void Accounts::set_banned(const std::string& name, bool banned, const std::string& reason,
+                          std::function<void(Result<Account>)> done) {
   store::Status s;
   auto account = store_.find_by_name(name, &s);
-  if (!s.ok()) return storage_failure(s, "find_by_name");
-  if (!account) return fail(v1::ERROR_BAD_CREDENTIALS, "no account named " + name);
-  if (auto st = store_.set_banned(account->id, banned, reason); !st.ok()) {
-    return storage_failure(st, "set_banned");
-  }
-  if (banned) store_.delete_sessions_of(account->id, "");
+  if (!s.ok()) return done(storage_failure(s, "find_by_name"));
+  if (!account) return done(fail(v1::ERROR_BAD_CREDENTIALS, "no account named " + name));
   account->banned = banned;
   account->ban_reason = reason;
-  return *account;
+  store_.set_banned(account->id, banned, reason,
+                    [account = *account, done = std::move(done)](store::Status st) {
+                      if (!st.ok()) return done(write_failure(st, "set_banned"));
+                      done(account);
+                    });
 }
 
 std::string Accounts::name_of(std::int64_t id) {

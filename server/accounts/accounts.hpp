@@ -1,6 +1,8 @@
 // Accounts: registering, logging in (with lockout after repeated failures), session tokens,
-// logging out, changing passwords, bans. Argon2id runs on the bounded hashing pool; every
-// method, and every completion callback, runs on the service thread, which owns the store.
+// logging out, changing passwords, bans. Argon2id runs on the bounded hashing pool and every
+// write is a job for the store's writer: an answer that depends on a write is given after its
+// commit, and nothing here waits for either. Every method, and every completion callback, runs
+// on the service thread.
 #pragma once
 
 #include <cstdint>
@@ -11,6 +13,7 @@
 
 #include "server/accounts/account_store.hpp"
 #include "server/accounts/passwords.hpp"
+#include "server/base/clock.hpp"
 #include "server/base/failure.hpp"
 #include "server/base/metrics.hpp"
 #include "server/base/task_queue.hpp"
@@ -38,35 +41,38 @@ class Accounts {
  public:
   // `to_service` posts a completion back onto the service thread.
   Accounts(AccountStore& store, server::TaskQueue& hash_pool, Post to_service,
-           AccountOptions options, server::Metrics* metrics);
+           const server::Clock& clock, AccountOptions options, server::Metrics* metrics);
 
   using Done = std::function<void(server::Result<SignedIn>)>;
+  using OkDone = std::function<void(server::Result<server::Ok>)>;
   // Name and password are well-formed (the dispatcher checked). Signs the new account in.
   void register_account(std::string name, std::string password, Done done);
   void login(std::string name, std::string password, Done done);
-  // Signs in with a token from an earlier Register or Login.
+  // Signs in with a token from an earlier Register or Login: reads only, answered at once (the
+  // session's last use is written behind it, its failure logged).
   server::Result<SignedIn> resume(const std::string& token);
-  void logout(const std::string& token_hash);
+  // Ends the session; `done` (if any) after the commit, else a failure is only logged.
+  void logout(const std::string& token_hash, OkDone done = nullptr);
   // Checks the old password, stores the new one, and ends every other session.
   void change_password(std::int64_t account_id, std::string old_password, std::string new_password,
-                       std::string keep_token_hash,
-                       std::function<void(server::Result<server::Ok>)> done);
+                       std::string keep_token_hash, OkDone done);
 
-  server::Result<Account> set_banned(const std::string& name, bool banned,
-                                     const std::string& reason);
+  // A ban also ends every session of the account. `done` gets the account as it is now.
+  void set_banned(const std::string& name, bool banned, const std::string& reason,
+                  std::function<void(server::Result<Account>)> done);
   // An account's name by id (cached; ids never change name).
   std::string name_of(std::int64_t id);
   std::optional<Account> find(const std::string& name);
 
-  static std::int64_t now_ms();
-
  private:
-  server::Result<SignedIn> open_session(const Account& account, bool after_login = false,
-                                        const std::optional<std::string>& rehash = std::nullopt);
+  void open_session(const Account& account, bool after_login,
+                    const std::optional<std::string>& rehash, Done done);
+  void failed_login(const Account& account, Done done);
 
   AccountStore& store_;
   server::TaskQueue& pool_;
   Post to_service_;
+  const server::Clock& clock_;
   AccountOptions options_;
   server::Metrics* metrics_;
   std::unordered_map<std::int64_t, std::string> names_;

@@ -67,18 +67,21 @@ void AdminCommands::run(const std::string& line, std::function<void(std::string)
   if ((command == "ban" || command == "unban") && words.size() >= 2) {
     const bool ban = command == "ban";
     const std::string reason = ban ? rest_of(words, 2) : "";
-    auto account = accounts_.set_banned(words[1], ban, reason.empty() && ban ? "banned" : reason);
-    if (!account) return reply("error " + account.failure().message + "\n");
-    int closed = 0;
-    if (ban) {
-      closed = handlers_.disconnect_account(account->id, v1::ERROR_ACCOUNT_BANNED,
-                                            "this account is banned: " + account->ban_reason);
-    }
-    spdlog::warn("event=account_{} account={} name={} connections_closed={}", command, account->id,
-                 account->name, closed);
-    return reply("ok " + command + " name=" + account->name +
-                 " account=" + std::to_string(account->id) +
-                 " connections_closed=" + std::to_string(closed) + "\n");
+    return accounts_.set_banned(
+        words[1], ban, reason.empty() && ban ? "banned" : reason,
+        [this, ban, command, reply](server::Result<accounts::Account> account) {
+          if (!account) return reply("error " + account.failure().message + "\n");
+          int closed = 0;
+          if (ban) {
+            closed = handlers_.disconnect_account(account->id, v1::ERROR_ACCOUNT_BANNED,
+                                                  "this account is banned: " + account->ban_reason);
+          }
+          spdlog::warn("event=account_{} account={} name={} connections_closed={}", command,
+                       account->id, account->name, closed);
+          reply("ok " + command + " name=" + account->name +
+                " account=" + std::to_string(account->id) +
+                " connections_closed=" + std::to_string(closed) + "\n");
+        });
   }
   if (command == "end-match" && words.size() >= 2) {
     std::string reason = rest_of(words, 2);

@@ -18,15 +18,12 @@
 #include "server/accounts/passwords.hpp"
 #include "server/admin/admin_client.hpp"
 #include "server/app/server_app.hpp"
-#include "server/computer/computer_hook.hpp"
 #include "server/computer/computers.hpp"
 #include "server/lobby/scenarios.hpp"
 #include "server/net/network.hpp"
-#include "server/runtime/lobby_hook.hpp"
 #include "server/runtime/runtime.hpp"
 #include "server/store/backup.hpp"
 #include "server/store/database.hpp"
-#include "server/store/sql_access.hpp"
 #include "server/store/sqlite_match_store.hpp"
 
 namespace {
@@ -44,6 +41,7 @@ struct Flags {
   int session_ttl_days = 30;
   std::vector<std::string> admin_words;
   int tick_ms = 250;
+  int match_threads = 1;
   double clock_speed = 1.0;
   castra::computer::ComputerOptions computers;
 };
@@ -77,6 +75,10 @@ void add_server_flags(CLI::App& app, Flags& flags) {
   app.add_option("--clock-speed", flags.clock_speed,
                  "Run match clocks this many times faster than real time (tests only)")
       ->check(CLI::Range(1.0, 10000.0))
+      ->capture_default_str();
+  app.add_option("--match-threads", flags.match_threads,
+                 "Threads on which the matches run (each match one at a time, on its strand)")
+      ->check(CLI::Range(1, 64))
       ->capture_default_str();
   app.add_option("--tick-ms", flags.tick_ms, "How often deadlines are looked at, in milliseconds")
       ->check(CLI::Range(10, 10000))
@@ -249,24 +251,21 @@ int main(int argc, char** argv) {
                store->schema_version(), flags.durability);
 
   if (!flags.no_admin_socket) flags.app.net.admin_socket = admin_socket_path(flags);
-  castra::store::StoreSqlAccess sql(*store);
   int code = 0;
   {
-    // The match runtime: every unfinished match is replayed from the store before the port
-    // opens; a match whose log does not replay stays closed (logged), never a crash.
-    castra::server::TaskQueue runtime_queue("runtime", 1, 4096);
+    // The matches run on their strands over this pool; the computer opponents take their seats
+    // in every match from the moment it is hosted (created, recovered or loaded back).
+    castra::server::TaskQueue matches_pool("matches", flags.match_threads, 4096);
     castra::server::ScaledClock clock(flags.clock_speed);
-    castra::runtime::HostOptions host_options;
-    host_options.post = [&runtime_queue](std::function<void()> task) {
-      runtime_queue.post(std::move(task));
-    };
-    castra::runtime::Runtime play(*store, clock, host_options);
-    play.recover();
-    // The computer opponents play on in the matches that name one, and take a seat in new ones.
     castra::computer::Computers computers(flags.computers);
-    computers.resume(play);
-    castra::runtime::LobbyHook runtime_hook(play);
-    castra::computer::ComputerHook hook(runtime_hook, play, computers);
+    castra::runtime::RuntimeOptions runtime_options;
+    runtime_options.on_hosted = [&computers](const std::shared_ptr<castra::runtime::MatchHost>& h) {
+      computers.play(h);
+    };
+    castra::runtime::Runtime play(*store, clock, matches_pool, runtime_options);
+    // Every unfinished match is replayed from the store before the port opens; a match whose
+    // log does not replay stays closed (logged), never a crash.
+    play.recover();
     // Deadlines: every match is looked at a few times a second.
     std::atomic<bool> ticking{true};
     std::thread ticker([&] {
@@ -277,7 +276,7 @@ int main(int argc, char** argv) {
       }
     });
     castra::server::ServerApp application(
-        flags.app, *store, sql, castra::lobby::Scenarios::load(flags.scenarios_dir), &hook, &play);
+        flags.app, *store, castra::lobby::Scenarios::load(flags.scenarios_dir), play, clock);
     code = castra::net::run_network(flags.app.net, application, [&](std::uint16_t port) {
       spdlog::info("event=listening address={} port={}", flags.app.net.address, port);
       if (!flags.port_file.empty()) {
@@ -289,7 +288,11 @@ int main(int argc, char** argv) {
     ticking = false;
     ticker.join();
     computers.stop();
-    runtime_queue.stop();
+    // The commits still queued post their outcomes to the matches' strands: let them run.
+    if (const castra::store::Status s = store->flush(); !s.ok()) {
+      spdlog::error("event=store_flush_failed error=\"{}\"", s.message);
+    }
+    matches_pool.stop();
   }
   // Every write already queued is committed before the process ends (SIGTERM included).
   if (const castra::store::Status s = store->flush(); !s.ok()) {

@@ -23,46 +23,50 @@ std::vector<std::string> error_names() {
 
 }  // namespace
 
-ServerApp::ServerApp(AppOptions options, store::MatchStore& matches, store::SqlAccess& sql,
-                     lobby::Scenarios scenarios, lobby::MatchRuntime* runtime,
-                     runtime::Runtime* play)
+ServerApp::ServerApp(AppOptions options, store::SqliteMatchStore& store, lobby::Scenarios scenarios,
+                     runtime::Runtime& play, const Clock& clock)
     : options_(std::move(options)),
-      matches_(matches),
+      matches_(store),
+      clock_(clock),
       metrics_(dispatch::metric_kinds(), error_names()),
-      sql_(sql),
-      account_store_(sql_),
-      chat_store_(sql_),
       scenarios_(std::move(scenarios)),
-      own_runtime_(runtime ? nullptr : std::make_unique<lobby::LobbyOnlyRuntime>(matches)),
-      runtime_(runtime ? *runtime : *own_runtime_),
-      play_(play) {
-  // Work done before the threads start: no task can race it.
-  account_store_.delete_expired_sessions(accounts::Accounts::now_ms());
-  service_ = std::make_unique<TaskQueue>("service", 1, options_.service_queue);
+      play_(play),
+      service_(std::make_shared<TaskQueue>("service", 1, options_.service_queue)),
+      sql_(store, to_service()),
+      account_store_(sql_),
+      chat_store_(sql_) {
   hash_pool_ = std::make_unique<TaskQueue>("hash", options_.hash_threads, options_.hash_queue);
-  auto to_service = [q = service_.get()](std::function<void()> task) { q->post(std::move(task)); };
-  accounts_ = std::make_unique<accounts::Accounts>(account_store_, *hash_pool_, to_service,
-                                                   options_.accounts, &metrics_);
-  lobby_ = std::make_unique<lobby::Lobby>(matches_, scenarios_, chat_store_, runtime_, sql_,
-                                          to_service, options_.lobby, &metrics_);
+  accounts_ = std::make_unique<accounts::Accounts>(account_store_, *hash_pool_, to_service(),
+                                                   clock_, options_.accounts, &metrics_);
+  lobby_ = std::make_unique<lobby::Lobby>(matches_, scenarios_, chat_store_, play_, sql_,
+                                          to_service(), clock_, options_.lobby, &metrics_);
   handlers_ = std::make_unique<dispatch::Handlers>(
-      dispatch::Services{clients_, *accounts_, *lobby_, scenarios_, metrics_, options_.net,
-                         options_.server_name, play_});
+      dispatch::Services{clients_, *accounts_, *lobby_, scenarios_, metrics_, options_.net, clock_,
+                         options_.server_name, &play_});
   dispatcher_ = std::make_unique<dispatch::Dispatcher>(clients_, *this, *handlers_, &metrics_);
   admin_ = std::make_unique<admin::AdminCommands>(clients_, *accounts_, *lobby_, *handlers_);
-  if (play_ != nullptr) {
-    play_->set_listener([q = service_.get(), h = handlers_.get()](const runtime::HostNotice& n) {
-      q->post([h, n] { h->on_notice(n); });
+  play_.set_listener([post = to_service(), h = handlers_.get()](const runtime::HostNotice& n) {
+    post([h, n] { h->on_notice(n); });
+  });
+  service_->post([this] {
+    account_store_.delete_expired_sessions(clock_.now_ms(), [](store::Status s) {
+      if (!s.ok()) spdlog::warn("event=expired_sessions_kept error=\"{}\"", s.message);
     });
-  }
-  service_->post([this] { lobby_->refresh_counts(); });
+    lobby_->refresh_counts();
+  });
 }
 
 ServerApp::~ServerApp() {
-  if (play_ != nullptr) play_->set_listener(nullptr);
+  play_.set_listener(nullptr);
   // The pool's completions go to the service queue: stop the pool first.
   hash_pool_->stop();
   service_->stop();
+}
+
+std::function<void(std::function<void()>)> ServerApp::to_service() const {
+  return [weak = std::weak_ptr<TaskQueue>(service_)](std::function<void()> task) {
+    if (auto queue = weak.lock()) queue->post(std::move(task));
+  };
 }
 
 std::optional<store::MatchRow> ServerApp::find(const std::string& match_id) {
@@ -82,7 +86,7 @@ void ServerApp::on_open(const std::shared_ptr<net::Connection>& connection) {
   std::weak_ptr<net::Connection> weak = connection;
   service_->post([this, id = connection->id(), weak, address = connection->address(),
                   secure = connection->secure()] {
-    clients_.add(id, weak, address, secure, accounts::Accounts::now_ms());
+    clients_.add(id, weak, address, secure, clock_.now_ms());
   });
 }
 
@@ -164,7 +168,7 @@ void ServerApp::on_shutdown_started() {
 }
 
 void ServerApp::on_stopped() {
-  if (play_ != nullptr) play_->set_listener(nullptr);
+  play_.set_listener(nullptr);
   hash_pool_->stop();
   service_->stop();
   if (const store::Status s = matches_.flush(); !s.ok()) {

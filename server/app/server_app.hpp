@@ -1,8 +1,10 @@
 // ServerApp: the application behind the network front. Frames are parsed on the network
 // threads, then every request runs on one service thread (dispatch, accounts, lobby, chat),
 // with Argon2id on a small hashing pool; both queues are bounded, and a full one answers
-// ERROR_SERVER_BUSY. Built by main on its thread; net::Application's methods are called by
-// the network threads as documented there.
+// ERROR_SERVER_BUSY. The service thread never waits on disk: its writes are jobs for the
+// store's writer, refused (busy) rather than waited for when the writer's queue is full, and
+// answered after their commit. Built by main (or a test) on its thread; net::Application's
+// methods are called by the network threads as documented there.
 #pragma once
 
 #include <atomic>
@@ -13,6 +15,7 @@
 #include "server/accounts/account_store.hpp"
 #include "server/accounts/accounts.hpp"
 #include "server/admin/admin_commands.hpp"
+#include "server/base/clock.hpp"
 #include "server/base/metrics.hpp"
 #include "server/base/task_queue.hpp"
 #include "server/dispatch/clients.hpp"
@@ -20,12 +23,11 @@
 #include "server/dispatch/handlers.hpp"
 #include "server/lobby/chat_store.hpp"
 #include "server/lobby/lobby.hpp"
-#include "server/lobby/match_runtime.hpp"
 #include "server/lobby/scenarios.hpp"
 #include "server/net/network.hpp"
 #include "server/runtime/runtime.hpp"
-#include "server/store/match_store.hpp"
 #include "server/store/sql_access.hpp"
+#include "server/store/sqlite_match_store.hpp"
 
 namespace castra::server {
 
@@ -41,11 +43,10 @@ struct AppOptions {
 
 class ServerApp final : public net::Application, public dispatch::MatchLookup {
  public:
-  // `sql` reaches the service thread's tables (accounts, sessions, chat). `runtime`: the
-  // match runtime; null for the lobby-only stand-in.
-  ServerApp(AppOptions options, store::MatchStore& matches, store::SqlAccess& sql,
-            lobby::Scenarios scenarios, lobby::MatchRuntime* runtime,
-            runtime::Runtime* play = nullptr);
+  // `store` holds every table (the service thread's through its writer and read connection);
+  // `play` hosts the matches; `clock` is what accounts and the lobby read.
+  ServerApp(AppOptions options, store::SqliteMatchStore& store, lobby::Scenarios scenarios,
+            runtime::Runtime& play, const Clock& clock);
   ~ServerApp() override;
   ServerApp(const ServerApp&) = delete;
   ServerApp& operator=(const ServerApp&) = delete;
@@ -66,19 +67,23 @@ class ServerApp final : public net::Application, public dispatch::MatchLookup {
   void refuse(const std::shared_ptr<net::Connection>& connection, std::uint64_t request_id,
               const Failure& failure);
 
+  // Takes a task to the service thread; dropped once the service queue has stopped or gone
+  // (the runtime's and the writer's answers may come later than that).
+  std::function<void(std::function<void()>)> to_service() const;
+
   AppOptions options_;
   std::atomic<bool> stopping_{false};
-  store::MatchStore& matches_;
+  store::SqliteMatchStore& matches_;
+  const Clock& clock_;
   Metrics metrics_;
-  store::SqlAccess& sql_;
+  lobby::Scenarios scenarios_;
+  runtime::Runtime& play_;
+  // ~ServerApp stops both queues first: their tasks use everything below. Shared so that a
+  // late answer can tell it is gone (to_service).
+  std::shared_ptr<TaskQueue> service_;
+  store::StoreSqlAccess sql_;
   accounts::AccountStore account_store_;
   lobby::ChatStore chat_store_;
-  lobby::Scenarios scenarios_;
-  std::unique_ptr<lobby::MatchRuntime> own_runtime_;
-  lobby::MatchRuntime& runtime_;
-  runtime::Runtime* play_;
-  // ~ServerApp stops both queues first: their tasks use everything below.
-  std::unique_ptr<TaskQueue> service_;
   std::unique_ptr<TaskQueue> hash_pool_;
   std::unique_ptr<accounts::Accounts> accounts_;
   std::unique_ptr<lobby::Lobby> lobby_;

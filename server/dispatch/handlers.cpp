@@ -214,10 +214,15 @@ void Handlers::guest_login(Call& call) {
 }
 
 void Handlers::logout(Call& call) {
-  if (call.client.identity == Identity::kAccount) s_.accounts.logout(call.client.token_hash);
+  const std::string token_hash =
+      call.client.identity == Identity::kAccount ? call.client.token_hash : std::string();
   spdlog::info("event=signed_out connection={} account={}", call.client.id, call.client.account_id);
   s_.clients.sign_out(call.client);
-  call.reply.ok(done_envelope());
+  // Done once the session's end is committed.
+  s_.accounts.logout(token_hash, [reply = call.reply](Result<server::Ok> result) {
+    if (!result) return reply.fail(result.failure());
+    reply.ok(done_envelope());
+  });
 }
 
 void Handlers::change_password(Call& call) {
@@ -246,7 +251,7 @@ void Handlers::change_password(Call& call) {
 void Handlers::ping(Call& call) {
   v1::ServerEnvelope e;
   e.mutable_pong()->set_nonce(call.request.ping().nonce());
-  e.mutable_pong()->set_server_time_ms(accounts::Accounts::now_ms());
+  e.mutable_pong()->set_server_time_ms(s_.clock.now_ms());
   call.reply.ok(std::move(e));
 }
 
@@ -266,14 +271,16 @@ void Handlers::list_scenarios(Call& call) {
 
 void Handlers::create_match(Call& call) {
   const auto& r = call.request.create_match();
-  auto created =
-      s_.lobby.create(call.client.account_id, r.scenario(), r.settings(), r.is_private());
-  if (!created) return call.reply.fail(created.failure());
-  v1::ServerEnvelope e;
-  auto* m = e.mutable_match_created();
-  *m->mutable_match() = summary(created->row, call.client.account_id);
-  m->set_invitation_code(created->invitation_code);
-  call.reply.ok(std::move(e));
+  s_.lobby.create(
+      call.client.account_id, r.scenario(), r.settings(), r.is_private(),
+      [this, account = call.client.account_id, reply = call.reply](Result<lobby::Created> created) {
+        if (!created) return reply.fail(created.failure());
+        v1::ServerEnvelope e;
+        auto* m = e.mutable_match_created();
+        *m->mutable_match() = summary(created->row, account);
+        m->set_invitation_code(created->invitation_code);
+        reply.ok(std::move(e));
+      });
 }
 
 void Handlers::list_matches(Call& call) {
@@ -409,11 +416,13 @@ void Handlers::send_chat(Call& call) {
     return call.reply.fail(
         fail(v1::ERROR_INVALID_REQUEST, "players write in the players' channel"));
   }
-  auto line = s_.lobby.post_chat(*call.match, static_cast<lobby::Channel>(r.channel()),
-                                 call.client.account_id, call.client.name, r.text());
-  if (!line) return call.reply.fail(line.failure());
-  call.reply.ok(done_envelope());
-  push_chat(*call.match, *line);
+  s_.lobby.post_chat(*call.match, static_cast<lobby::Channel>(r.channel()), call.client.account_id,
+                     call.client.name, r.text(),
+                     [this, row = *call.match, reply = call.reply](Result<lobby::ChatLine> line) {
+                       if (!line) return reply.fail(line.failure());
+                       reply.ok(done_envelope());
+                       push_chat(row, *line);
+                     });
 }
 
 void Handlers::push_chat(const store::MatchRow& row, const lobby::ChatLine& line) {
@@ -461,9 +470,11 @@ void Handlers::mute_spectator(Call& call) {
   const bool mute = call.request.has_mute_spectator();
   const std::string& name =
       mute ? call.request.mute_spectator().name() : call.request.unmute_spectator().name();
-  auto result = s_.lobby.mute(call.match->id, call.client.account_id, name, mute);
-  if (!result) return call.reply.fail(result.failure());
-  call.reply.ok(done_envelope());
+  s_.lobby.mute(call.match->id, call.client.account_id, name, mute,
+                [reply = call.reply](Result<server::Ok> result) {
+                  if (!result) return reply.fail(result.failure());
+                  reply.ok(done_envelope());
+                });
 }
 
 // ---- Pushes and operators -------------------------------------------------------------------

@@ -25,6 +25,7 @@ struct Services {
   const lobby::Scenarios& scenarios;
   server::Metrics& metrics;
   const net::NetOptions& net;
+  const server::Clock& clock;
   std::string server_name;           // "castra-server/0.1.0"
   runtime::Runtime* play = nullptr;  // the match runtime; null in the lobby-only mode
 };

@@ -1,27 +1,32 @@
 #include "server/lobby/chat_store.hpp"
 
 #include <algorithm>
+#include <memory>
 
 namespace castra::lobby {
 
-store::Status ChatStore::add(ChatLine& line) {
-  return sql_.write([&](store::Db& db) {
-    store::Status s;
-    store::Statement q = db.prepare(
-        "INSERT INTO chat_messages(match_id, channel, author_id, author, body, sent_ms) "
-        "VALUES (?, ?, ?, ?, ?, ?)",
-        &s);
-    if (!s.ok()) return s;
-    s = q.bind(1, line.match_id)
-            .bind(2, static_cast<std::int64_t>(line.channel))
-            .bind(3, line.author_id)
-            .bind(4, line.author)
-            .bind(5, line.text)
-            .bind(6, line.sent_ms)
-            .run();
-    if (s.ok()) line.id = db.last_insert_rowid();
-    return s;
-  });
+void ChatStore::add(ChatLine line, std::function<void(store::Status, ChatLine)> done) {
+  // The id is given on the writer thread and read by `done` after the commit.
+  auto stored = std::make_shared<ChatLine>(std::move(line));
+  sql_.write(
+      [stored](store::Db& db) {
+        store::Status s;
+        store::Statement q = db.prepare(
+            "INSERT INTO chat_messages(match_id, channel, author_id, author, body, sent_ms) "
+            "VALUES (?, ?, ?, ?, ?, ?)",
+            &s);
+        if (!s.ok()) return s;
+        s = q.bind(1, stored->match_id)
+                .bind(2, static_cast<std::int64_t>(stored->channel))
+                .bind(3, stored->author_id)
+                .bind(4, stored->author)
+                .bind(5, stored->text)
+                .bind(6, stored->sent_ms)
+                .run();
+        if (s.ok()) stored->id = db.last_insert_rowid();
+        return s;
+      },
+      [stored, done = std::move(done)](store::Status s) { done(s, std::move(*stored)); });
 }
 
 std::vector<ChatLine> ChatStore::history(const std::string& match_id, Channel channel,
@@ -55,26 +60,31 @@ std::vector<ChatLine> ChatStore::history(const std::string& match_id, Channel ch
   return out;
 }
 
-store::Status ChatStore::mute(const std::string& match_id, std::int64_t account_id,
-                              const std::string& muted_key) {
-  return sql_.write([&](store::Db& db) {
-    store::Status s;
-    store::Statement q = db.prepare(
-        "INSERT OR IGNORE INTO chat_mutes(match_id, account_id, muted_key) VALUES (?, ?, ?)", &s);
-    if (!s.ok()) return s;
-    return q.bind(1, match_id).bind(2, account_id).bind(3, muted_key).run();
-  });
+void ChatStore::mute(const std::string& match_id, std::int64_t account_id,
+                     const std::string& muted_key, Done done) {
+  sql_.write(
+      [match_id, account_id, muted_key](store::Db& db) {
+        store::Status s;
+        store::Statement q = db.prepare(
+            "INSERT OR IGNORE INTO chat_mutes(match_id, account_id, muted_key) VALUES (?, ?, ?)",
+            &s);
+        if (!s.ok()) return s;
+        return q.bind(1, match_id).bind(2, account_id).bind(3, muted_key).run();
+      },
+      std::move(done));
 }
 
-store::Status ChatStore::unmute(const std::string& match_id, std::int64_t account_id,
-                                const std::string& muted_key) {
-  return sql_.write([&](store::Db& db) {
-    store::Status s;
-    store::Statement q = db.prepare(
-        "DELETE FROM chat_mutes WHERE match_id = ? AND account_id = ? AND muted_key = ?", &s);
-    if (!s.ok()) return s;
-    return q.bind(1, match_id).bind(2, account_id).bind(3, muted_key).run();
-  });
+void ChatStore::unmute(const std::string& match_id, std::int64_t account_id,
+                       const std::string& muted_key, Done done) {
+  sql_.write(
+      [match_id, account_id, muted_key](store::Db& db) {
+        store::Status s;
+        store::Statement q = db.prepare(
+            "DELETE FROM chat_mutes WHERE match_id = ? AND account_id = ? AND muted_key = ?", &s);
+        if (!s.ok()) return s;
+        return q.bind(1, match_id).bind(2, account_id).bind(3, muted_key).run();
+      },
+      std::move(done));
 }
 
 std::set<std::string> ChatStore::mutes(const std::string& match_id, std::int64_t account_id,

@@ -1,8 +1,10 @@
 // ChatStore: match chat lines and mutes (migrations/0005_chat.sql), written through the
-// store's one writer and read on its read connection. Synchronous; service thread only.
+// store's one writer (each write's `done` after its commit, on the caller's thread) and read
+// on its read connection (synchronous). Service thread only.
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <set>
 #include <string>
@@ -27,16 +29,17 @@ struct ChatLine {
 
 class ChatStore {
  public:
+  using Done = store::SqlAccess::Done;
   explicit ChatStore(store::SqlAccess& sql) : sql_(sql) {}
-  // Stores the line and gives it its id.
-  store::Status add(ChatLine& line);
+  // Stores the line; `done` gets it with its id after the commit.
+  void add(ChatLine line, std::function<void(store::Status, ChatLine)> done);
   // Lines before `before_id` (0: the newest), oldest first, at most `limit`.
   std::vector<ChatLine> history(const std::string& match_id, Channel channel,
                                 std::int64_t before_id, int limit, store::Status* status);
-  store::Status mute(const std::string& match_id, std::int64_t account_id,
-                     const std::string& muted_key);
-  store::Status unmute(const std::string& match_id, std::int64_t account_id,
-                       const std::string& muted_key);
+  void mute(const std::string& match_id, std::int64_t account_id, const std::string& muted_key,
+            Done done);
+  void unmute(const std::string& match_id, std::int64_t account_id, const std::string& muted_key,
+              Done done);
   // The name keys `account_id` has muted in `match_id`.
   std::set<std::string> mutes(const std::string& match_id, std::int64_t account_id,
                               store::Status* status);

@@ -4,7 +4,6 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
-#include <chrono>
 
 #include "common/match/crypto.hpp"
 #include "common/match/fair_dice.hpp"
@@ -25,12 +24,6 @@ constexpr std::uint32_t kDefaultGraceSeconds = 120;
 constexpr std::uint32_t kMaxSpectatorDelay = 20;
 constexpr std::size_t kInvitationLength = 10;
 
-std::int64_t now_ms() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
-
 std::string random_hex(std::size_t bytes) {
   std::string raw(bytes, '\0');
   randombytes_buf(raw.data(), raw.size());
@@ -46,13 +39,33 @@ std::string random_invitation_code() {
   return code;
 }
 
+// The store failed (logged): ERROR_INTERNAL, never a rule's refusal. A write the writer's full
+// queue refused is overload: busy.
 Failure storage_failure(const store::Status& s, const char* what) {
-  spdlog::error("event=match_store_failed what={} code={} error=\"{}\"", what, s.code, s.message);
-  return fail(v1::ERROR_INTERNAL, "the match database failed; try again");
+  if (store::is_queue_full(s)) {
+    return fail(v1::ERROR_SERVER_BUSY, "the server is busy; try again", 1000);
+  }
+  spdlog::error("event=store_failed what={} code={} error=\"{}\"", what, s.code, s.message);
+  return fail(v1::ERROR_INTERNAL, "the server could not store this; try again");
 }
 
-Failure busy() {
-  return fail(v1::ERROR_SERVER_BUSY, "this match is being changed; try again", 200);
+// A rule refused the request (the match is as it was): the player's error, naming the rule.
+Failure rule_refusal(const rules::RuleError& e) {
+  return fail(v1::ERROR_INVALID_REQUEST, "refused by rule " + e.rule + ": " + e.message);
+}
+
+// What the match runtime answered a seat or an end, as the player hears it.
+template <class T>
+Failure failure_of(const runtime::Answer<T>& answer, const char* what) {
+  if (const store::Status* s = answer.storage_failure()) return storage_failure(*s, what);
+  const rules::RuleError& e = *answer.refusal();
+  // The match moved on between the lobby's check and the host's turn (a second join racing
+  // the first, a withdrawal racing a start): the lobby's own answer for that state.
+  if (e.rule == "match.seat") return fail(v1::ERROR_MATCH_FULL, "no free seat");
+  if (e.rule == "match.over" || e.rule == "match.closed" || e.rule == "match.not_started") {
+    return fail(v1::ERROR_MATCH_NOT_OPEN, e.message);
+  }
+  return rule_refusal(e);
 }
 
 }  // namespace
@@ -112,14 +125,15 @@ Result<castra::v1::MatchSettings> normalized_settings(castra::v1::MatchSettings 
 }
 
 Lobby::Lobby(store::MatchStore& matches, const Scenarios& scenarios, ChatStore& chat,
-             MatchRuntime& runtime, store::SqlAccess& sql, Post to_service, LobbyOptions options,
-             server::Metrics* metrics)
+             runtime::Runtime& runtime, store::SqlAccess& sql, Post to_service,
+             const server::Clock& clock, LobbyOptions options, server::Metrics* metrics)
     : matches_(matches),
       scenarios_(scenarios),
       chat_(chat),
       runtime_(runtime),
       sql_(sql),
       to_service_(std::move(to_service)),
+      clock_(clock),
       options_(options),
       metrics_(metrics) {}
 
@@ -135,14 +149,14 @@ std::string computer_name(castra::v1::ComputerStrength strength) {
   return strength == castra::v1::COMPUTER_RANDOM ? "Computer (random)" : "Computer (greedy)";
 }
 
-Result<Created> Lobby::create(std::int64_t account, const std::string& scenario_name,
-                              castra::v1::MatchSettings asked, bool is_private) {
+void Lobby::create(std::int64_t account, const std::string& scenario_name,
+                   castra::v1::MatchSettings asked, bool is_private, Done<Created> done) {
   const ScenarioEntry* scenario = scenarios_.find(scenario_name);
   if (scenario == nullptr) {
-    return fail(v1::ERROR_SCENARIO_NOT_FOUND, "no scenario named " + scenario_name);
+    return done(fail(v1::ERROR_SCENARIO_NOT_FOUND, "no scenario named " + scenario_name));
   }
   auto settings = normalized_settings(std::move(asked));
-  if (!settings) return settings.failure();
+  if (!settings) return done(settings.failure());
 
   // A count, not the rows: rows carry their scenario.
   std::int64_t open = 0;
@@ -155,28 +169,23 @@ Result<Created> Lobby::create(std::int64_t account, const std::string& scenario_
     if (q.step(&st)) open = q.column_int(0);
     return st;
   });
-  if (!counted.ok()) return storage_failure(counted, "count_open");
+  if (!counted.ok()) return done(storage_failure(counted, "count_open"));
   if (open >= options_.max_open_matches_per_account) {
-    return fail(v1::ERROR_TOO_MANY_MATCHES,
-                "you have " + std::to_string(open) + " open matches; withdraw one first");
+    return done(fail(v1::ERROR_TOO_MANY_MATCHES,
+                     "you have " + std::to_string(open) + " open matches; withdraw one first"));
   }
 
-  Created out;
+  std::string invitation_code;
   if (is_private) {
-    out.invitation_code = random_invitation_code();
-    settings->set_invitation_code(out.invitation_code);
+    invitation_code = random_invitation_code();
+    settings->set_invitation_code(invitation_code);
   }
   // A random side is drawn now and kept in the settings (creator_side_random stays true).
   if (settings->creator_side_random()) {
     settings->set_creator_side(randombytes_uniform(2) == 1 ? castra::v1::SIDE_B
                                                            : castra::v1::SIDE_A);
   }
-  // The server's dice seed: drawn before anyone is seated, committed to at once.
-  match::Bytes32 seed{};
-  randombytes_buf(seed.data(), seed.size());
-  const match::Bytes32 commitment = match::dice_commitment(seed);
-
-  store::MatchRow& row = out.row;
+  store::MatchRow row;
   row.id = random_hex(16);
   row.ruleset = scenario->ruleset;
   row.rules_version = scenario->rules_version;
@@ -184,20 +193,33 @@ Result<Created> Lobby::create(std::int64_t account, const std::string& scenario_
   row.scenario = scenario->bytes;
   settings->SerializeToString(&row.settings);
   row.status = MatchStatus::kOpen;
-  row.dice_commitment = std::string(match::as_view(commitment));
   row.creator = account;
-  row.created_ms = row.updated_ms = now_ms();
+  row.created_ms = row.updated_ms = clock_.now_ms();
 
+  // The server's dice seed: drawn before anyone is seated; the runtime commits to it.
   store::Secrets secrets;
-  secrets.server_seed = std::string(match::as_view(seed));
-  const store::Status s = runtime_.create(row, secrets);
-  sodium_memzero(seed.data(), seed.size());
-  sodium_memzero(secrets.server_seed.data(), secrets.server_seed.size());
-  if (!s.ok()) return storage_failure(s, "create_match");
-  spdlog::info("event=match_created match={} creator={} scenario={} side={} private={}", row.id,
-               account, row.scenario_name, creator_side(*settings) == 1 ? "B" : "A", is_private);
-  refresh_counts();
-  return out;
+  secrets.server_seed.assign(32, '\0');
+  randombytes_buf(secrets.server_seed.data(), secrets.server_seed.size());
+  auto prepared = runtime_.prepare(std::move(row), std::move(secrets));
+  if (!prepared) {
+    spdlog::warn("event=match_refused scenario={} rule={} error=\"{}\"", scenario->name,
+                 prepared.error().rule, prepared.error().message);
+    return done(rule_refusal(prepared.error()));
+  }
+  const std::string id = prepared->row.id;
+  const std::string side = creator_side(*settings) == 1 ? "B" : "A";
+  runtime_.host(std::move(*prepared), [this, id, account, side, is_private,
+                                       code = std::move(invitation_code), done = std::move(done)](
+                                          runtime::Answer<std::shared_ptr<runtime::MatchHost>> a) {
+    // On the store's writer thread: only post.
+    to_service_([this, a = std::move(a), id, account, side, is_private, code, done] {
+      if (!a) return done(failure_of(a, "create_match"));
+      spdlog::info("event=match_created match={} creator={} scenario={} side={} private={}", id,
+                   account, a.value()->seen()->row.scenario_name, side, is_private);
+      refresh_counts();
+      done(Created{a.value()->seen()->row, code});
+    });
+  });
 }
 
 std::vector<store::MatchRow> Lobby::list(MatchStatus status, const std::string& ruleset,
@@ -239,6 +261,7 @@ std::vector<store::MatchRow> Lobby::mine(std::int64_t account, int limit) {
 
 std::optional<store::MatchRow> Lobby::find(const std::string& match_id) {
   if (!well_formed_match_id(match_id)) return std::nullopt;
+  if (auto host = runtime_.find(match_id)) return host->seen()->row;
   std::optional<store::MatchRow> row;
   if (auto s = matches_.find_match(match_id, &row); !s.ok()) storage_failure(s, "find_match");
   return row;
@@ -267,7 +290,9 @@ void Lobby::provide_entropy(std::int64_t account, const std::string& match_id,
   if (seat_of(*row, account)) {
     return done(fail(v1::ERROR_ENTROPY_ALREADY_GIVEN, "your entropy is already in"));
   }
-  seat(*row, creator_side(settings_of(*row)), account, entropy, std::move(done));
+  auto host = host_of(match_id);
+  if (!host) return done(fail(v1::ERROR_MATCH_NOT_OPEN, "the match is not being played"));
+  seat(host, creator_side(settings_of(*row)), account, entropy, std::move(done));
 }
 
 void Lobby::join(std::int64_t account, const std::string& match_id, const std::string& code,
@@ -289,26 +314,32 @@ void Lobby::join(std::int64_t account, const std::string& match_id, const std::s
     return done(fail(v1::ERROR_MATCH_NOT_OPEN, "the creator has not taken his seat yet"));
   }
   if (row->player_a && row->player_b) return done(fail(v1::ERROR_MATCH_FULL, "no free seat"));
-  seat(*row, row->player_a ? 1 : 0, account, entropy, std::move(done));
+  auto host = host_of(match_id);
+  if (!host) return done(fail(v1::ERROR_MATCH_NOT_OPEN, "the match is not being played"));
+  seat(host, row->player_a ? 1 : 0, account, entropy, std::move(done));
 }
 
-void Lobby::seat(const store::MatchRow& row, int side, std::int64_t account,
+std::shared_ptr<runtime::MatchHost> Lobby::host_of(const std::string& match_id) {
+  if (auto host = runtime_.find(match_id)) return host;
+  return runtime_.load(match_id);
+}
+
+void Lobby::seat(const std::shared_ptr<runtime::MatchHost>& host, int side, std::int64_t account,
                  const std::string& entropy, RowDone done) {
-  // One change per match at a time: a second join waits for the first one's commit.
-  if (busy_.count(row.id) != 0) return done(busy());
-  busy_.insert(row.id);
-  runtime_.seat(row, side, account, entropy,
-                [this, id = row.id, done](store::Status s, store::MatchRow seated) {
-                  to_service_([this, id, s, seated = std::move(seated), done] {
-                    busy_.erase(id);
-                    if (!s.ok()) return done(storage_failure(s, "seat"));
-                    spdlog::info("event=seated match={} a={} b={} status={}", id,
-                                 seated.player_a.value_or(0), seated.player_b.value_or(0),
-                                 store::status_name(seated.status));
-                    refresh_counts();
-                    done(seated);
-                  });
-                });
+  // The host takes one request at a time: a second join waits for the first one's commit,
+  // and is then refused by the seat's rule.
+  host->seat(side == 0 ? rules::Side::kA : rules::Side::kB, account, entropy,
+             [this, host, done](runtime::Answer<runtime::Done> a) {
+               to_service_([this, host, a = std::move(a), done] {
+                 if (!a) return done(failure_of(a, "seat"));
+                 const store::MatchRow seated = host->seen()->row;
+                 spdlog::info("event=seated match={} a={} b={} status={}", seated.id,
+                              seated.player_a.value_or(0), seated.player_b.value_or(0),
+                              store::status_name(seated.status));
+                 refresh_counts();
+                 done(seated);
+               });
+             });
 }
 
 void Lobby::leave(std::int64_t account, const std::string& match_id, RowDone done) {
@@ -321,7 +352,9 @@ void Lobby::leave(std::int64_t account, const std::string& match_id, RowDone don
   if (row->status != MatchStatus::kOpen || !creator) {
     return done(fail(v1::ERROR_MATCH_NOT_OPEN, "the match has begun; resign instead"));
   }
-  end(*row, "withdrawn by its creator", std::move(done));
+  auto host = host_of(match_id);
+  if (!host) return done(fail(v1::ERROR_MATCH_NOT_OPEN, "the match is not being played"));
+  end(host, "withdrawn by its creator", std::move(done));
 }
 
 void Lobby::end_by_operator(const std::string& match_id, const std::string& reason, RowDone done) {
@@ -330,36 +363,36 @@ void Lobby::end_by_operator(const std::string& match_id, const std::string& reas
   if (row->status == MatchStatus::kFinished || row->status == MatchStatus::kClosed) {
     return done(fail(v1::ERROR_MATCH_NOT_OPEN, "the match has already ended"));
   }
-  end(*row, reason, std::move(done));
+  auto host = host_of(match_id);
+  if (!host) return done(fail(v1::ERROR_MATCH_NOT_OPEN, "the match is not being played"));
+  end(host, reason, std::move(done));
 }
 
-void Lobby::end(const store::MatchRow& row, const std::string& reason, RowDone done) {
-  if (busy_.count(row.id) != 0) return done(busy());
-  busy_.insert(row.id);
-  runtime_.end(row, reason,
-               [this, id = row.id, reason, done](store::Status s, store::MatchRow ended) {
-                 to_service_([this, s, id, reason, ended = std::move(ended), done] {
-                   busy_.erase(id);
-                   refresh_counts();
-                   if (!s.ok()) return done(storage_failure(s, "end"));
-                   spdlog::info("event=match_closed match={} reason=\"{}\"", id, reason);
-                   done(ended);
-                 });
-               });
+void Lobby::end(const std::shared_ptr<runtime::MatchHost>& host, const std::string& reason,
+                RowDone done) {
+  host->abort(reason, [this, host, reason, done](runtime::Answer<runtime::Done> a) {
+    to_service_([this, host, reason, a = std::move(a), done] {
+      refresh_counts();
+      if (!a) return done(failure_of(a, "end"));
+      spdlog::info("event=match_closed match={} reason=\"{}\"", host->id(), reason);
+      done(host->seen()->row);
+    });
+  });
 }
 
-Result<ChatLine> Lobby::post_chat(const store::MatchRow& row, Channel channel,
-                                  std::int64_t author_id, const std::string& author,
-                                  const std::string& text) {
+void Lobby::post_chat(const store::MatchRow& row, Channel channel, std::int64_t author_id,
+                      const std::string& author, const std::string& text, Done<ChatLine> done) {
   ChatLine line;
   line.match_id = row.id;
   line.channel = channel;
   line.author_id = author_id;
   line.author = author;
   line.text = text;
-  line.sent_ms = now_ms();
-  if (auto s = chat_.add(line); !s.ok()) return storage_failure(s, "chat");
-  return line;
+  line.sent_ms = clock_.now_ms();
+  chat_.add(std::move(line), [done = std::move(done)](store::Status s, ChatLine stored) {
+    if (!s.ok()) return done(storage_failure(s, "chat"));
+    done(std::move(stored));
+  });
 }
 
 Result<std::vector<ChatLine>> Lobby::chat_history(const std::string& match_id, Channel channel,
@@ -370,14 +403,19 @@ Result<std::vector<ChatLine>> Lobby::chat_history(const std::string& match_id, C
   return lines;
 }
 
-Result<server::Ok> Lobby::mute(const std::string& match_id, std::int64_t player,
-                               const std::string& name, bool muted) {
+void Lobby::mute(const std::string& match_id, std::int64_t player, const std::string& name,
+                 bool muted, Done<server::Ok> done) {
   const std::string key = accounts::name_key(name);
-  const store::Status s =
-      muted ? chat_.mute(match_id, player, key) : chat_.unmute(match_id, player, key);
-  if (!s.ok()) return storage_failure(s, "mute");
-  mutes_.erase({match_id, player});
-  return server::Ok{};
+  auto stored = [this, match_id, player, done = std::move(done)](store::Status s) {
+    if (!s.ok()) return done(storage_failure(s, "mute"));
+    mutes_.erase({match_id, player});
+    done(server::Ok{});
+  };
+  if (muted) {
+    chat_.mute(match_id, player, key, std::move(stored));
+  } else {
+    chat_.unmute(match_id, player, key, std::move(stored));
+  }
 }
 
 bool Lobby::muted(const std::string& match_id, std::int64_t player, const std::string& author) {

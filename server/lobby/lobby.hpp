@@ -1,23 +1,28 @@
-// Lobby: creating matches (the one place a match comes into being: seed, commitment, row),
+// Lobby: creating matches (the one place a match comes into being: its id and server seed),
 // listing, seating players with their dice entropy, withdrawing and ending matches, and chat
-// with per-player mutes. It decides who may do what; the MatchRuntime stores and plays.
-// Service thread only; `done` callbacks run on the service thread too.
+// with per-player mutes. It decides who may do what and asks the match runtime directly
+// (Runtime::prepare and host to create, MatchHost::seat and abort after that), which checks
+// the rules, stores and plays. Nothing here waits on a commit: every answer that depends on a
+// write is given, through `done`, after its commit. Service thread only; `done` callbacks run
+// on the service thread too (the runtime's answers are posted back there).
 #pragma once
 
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
 #include <vector>
 
 #include "proto/castra/v1/match.pb.h"
+#include "server/base/clock.hpp"
 #include "server/base/failure.hpp"
 #include "server/base/metrics.hpp"
 #include "server/lobby/chat_store.hpp"
-#include "server/lobby/match_runtime.hpp"
 #include "server/lobby/scenarios.hpp"
+#include "server/runtime/runtime.hpp"
 #include "server/store/match_store.hpp"
 #include "server/store/sql_access.hpp"
 
@@ -53,17 +58,23 @@ bool well_formed_match_id(const std::string& id);
 class Lobby {
  public:
   Lobby(store::MatchStore& matches, const Scenarios& scenarios, ChatStore& chat,
-        MatchRuntime& runtime, store::SqlAccess& sql, Post to_service, LobbyOptions options,
-        server::Metrics* metrics);
+        runtime::Runtime& runtime, store::SqlAccess& sql, Post to_service,
+        const server::Clock& clock, LobbyOptions options, server::Metrics* metrics);
 
-  using RowDone = std::function<void(server::Result<store::MatchRow>)>;
+  template <class T>
+  using Done = std::function<void(server::Result<T>)>;
+  using RowDone = Done<store::MatchRow>;
 
-  server::Result<Created> create(std::int64_t account, const std::string& scenario,
-                                 castra::v1::MatchSettings settings, bool is_private);
+  // Checks the request, has the runtime check the scenario against its rules (a scenario the
+  // engine refuses is ERROR_INVALID_REQUEST naming the rule) and host the match; `done` after
+  // the commit.
+  void create(std::int64_t account, const std::string& scenario, castra::v1::MatchSettings settings,
+              bool is_private, Done<Created> done);
   std::vector<store::MatchRow> list(MatchStatus status, const std::string& ruleset, int limit);
   // The account's matches, those where it has to act first, then the newest.
   std::vector<store::MatchRow> mine(std::int64_t account, int limit);
-  // nullopt when there is none (or the store failed: logged).
+  // The match as it is now: the hosted one's row, else the stored one; nullopt when there is
+  // none (or the store failed: logged).
   std::optional<store::MatchRow> find(const std::string& match_id);
   castra::v1::MatchSettings settings_of(const store::MatchRow& row) const;
 
@@ -79,13 +90,12 @@ class Lobby {
   // Checks a private match's code (public matches need none).
   bool invitation_ok(const store::MatchRow& row, const std::string& code) const;
 
-  server::Result<ChatLine> post_chat(const store::MatchRow& row, Channel channel,
-                                     std::int64_t author_id, const std::string& author,
-                                     const std::string& text);
+  void post_chat(const store::MatchRow& row, Channel channel, std::int64_t author_id,
+                 const std::string& author, const std::string& text, Done<ChatLine> done);
   server::Result<std::vector<ChatLine>> chat_history(const std::string& match_id, Channel channel,
                                                      std::int64_t before_id, int limit);
-  server::Result<server::Ok> mute(const std::string& match_id, std::int64_t player,
-                                  const std::string& name, bool muted);
+  void mute(const std::string& match_id, std::int64_t player, const std::string& name, bool muted,
+            Done<server::Ok> done);
   // Whether `player` has muted the spectator named `author` in `match_id`.
   bool muted(const std::string& match_id, std::int64_t player, const std::string& author);
 
@@ -93,19 +103,22 @@ class Lobby {
   void refresh_counts();
 
  private:
-  void seat(const store::MatchRow& row, int side, std::int64_t account, const std::string& entropy,
-            RowDone done);
-  void end(const store::MatchRow& row, const std::string& reason, RowDone done);
+  void seat(const std::shared_ptr<runtime::MatchHost>& host, int side, std::int64_t account,
+            const std::string& entropy, RowDone done);
+  void end(const std::shared_ptr<runtime::MatchHost>& host, const std::string& reason,
+           RowDone done);
+  // The hosted match of an existing row, loaded back if it left memory.
+  std::shared_ptr<runtime::MatchHost> host_of(const std::string& match_id);
 
   store::MatchStore& matches_;
   const Scenarios& scenarios_;
   ChatStore& chat_;
-  MatchRuntime& runtime_;
+  runtime::Runtime& runtime_;
   store::SqlAccess& sql_;
   Post to_service_;
+  const server::Clock& clock_;
   LobbyOptions options_;
   server::Metrics* metrics_;
-  std::set<std::string> busy_;  // matches with a write in flight
   std::map<std::pair<std::string, std::int64_t>, std::set<std::string>> mutes_;  // cache
 };
 

@@ -1,25 +1,41 @@
 #include "server/store/sql_access.hpp"
 
+#include <sqlite3.h>
+
 namespace castra::store {
 
-Status StoreSqlAccess::write(const Work& work) {
-  return store_.writer().run(work);
+Status queue_full() {
+  return Status{SQLITE_BUSY, "the store's writer queue is full"};
+}
+
+bool is_queue_full(const Status& status) {
+  return status.code == SQLITE_BUSY;
+}
+
+void StoreSqlAccess::write(Work work, Done done) {
+  auto back = [post = post_, done](Status s) { post([done, s = std::move(s)] { done(s); }); };
+  // try_submit, never submit: a full writer queue must not stall the service thread (it did,
+  // and with it every client, until the writer drained).
+  if (!store_.writer().try_submit(std::move(work), back)) back(queue_full());
 }
 
 Status StoreSqlAccess::read(const Work& work) {
   return store_.read(work);
 }
 
-Status DirectSqlAccess::write(const Work& work) {
-  std::lock_guard lock(mutex_);
-  if (auto s = db_.exec("SAVEPOINT access"); !s.ok()) return s;
-  const Status outcome = work(db_);
-  if (!outcome.ok()) {
-    db_.exec("ROLLBACK TO access");
-    db_.exec("RELEASE access");
-    return outcome;
+void DirectSqlAccess::write(Work work, Done done) {
+  Status outcome;
+  {
+    std::lock_guard lock(mutex_);
+    outcome = db_.exec("SAVEPOINT access");
+    if (outcome.ok()) {
+      outcome = work(db_);
+      if (!outcome.ok()) db_.exec("ROLLBACK TO access");
+      const Status released = db_.exec("RELEASE access");
+      if (outcome.ok()) outcome = released;
+    }
   }
-  return db_.exec("RELEASE access");
+  done(std::move(outcome));
 }
 
 Status DirectSqlAccess::read(const Work& work) {

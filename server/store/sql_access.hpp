@@ -1,7 +1,9 @@
 // SqlAccess: how the service thread's own tables (accounts, sessions, chat) reach the
-// database. In the server, writes go through the store's one writer (and share its group
-// commits with the matches') and reads use the store's read connection; tests may use one
-// plain connection. Synchronous; any thread but the store writer's.
+// database. A write is a job for the store's one writer (sharing its group commits with the
+// matches'), answered after its commit on the caller's thread: the caller never waits for a
+// disk. Reads are synchronous, on the store's read connection (no fsync). Tests may use one
+// plain connection (DirectSqlAccess). Called from one thread (the service thread), never the
+// store writer's.
 #pragma once
 
 #include <functional>
@@ -15,30 +17,39 @@ namespace castra::store {
 class SqlAccess {
  public:
   using Work = std::function<Status(Db&)>;
+  using Done = std::function<void(Status)>;
+  using Post = std::function<void(std::function<void()>)>;
   virtual ~SqlAccess() = default;
-  // Runs `work` in a write transaction and waits for its commit. A failing `work` is rolled
-  // back.
-  virtual Status write(const Work& work) = 0;
+  // Runs `work` in a write transaction; `done` gets the outcome once it is committed (a
+  // failing `work` is rolled back alone), or queue_full() when the writer has no room.
+  virtual void write(Work work, Done done) = 0;
   // Runs `work` on a consistent snapshot; `work` must not write.
   virtual Status read(const Work& work) = 0;
 };
 
-// Through a SqliteMatchStore's writer and read connection.
+// The outcome of a write the writer's full queue refused (nothing was written): overload, to
+// be answered "busy, retry", never a storage failure.
+Status queue_full();
+bool is_queue_full(const Status& status);
+
+// Through a SqliteMatchStore's writer and read connection; `post` takes `done` back to the
+// caller's thread (the service queue's post).
 class StoreSqlAccess final : public SqlAccess {
  public:
-  explicit StoreSqlAccess(SqliteMatchStore& store) : store_(store) {}
-  Status write(const Work& work) override;
+  StoreSqlAccess(SqliteMatchStore& store, Post post) : store_(store), post_(std::move(post)) {}
+  void write(Work work, Done done) override;
   Status read(const Work& work) override;
 
  private:
   SqliteMatchStore& store_;
+  Post post_;
 };
 
-// Over one connection, with a savepoint per write (tests).
+// Over one connection, with a savepoint per write, `done` called at once (tests).
 class DirectSqlAccess final : public SqlAccess {
  public:
   explicit DirectSqlAccess(Db& db) : db_(db) {}
-  Status write(const Work& work) override;
+  void write(Work work, Done done) override;
   Status read(const Work& work) override;
 
  private:

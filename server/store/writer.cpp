@@ -40,6 +40,22 @@ void Writer::submit(Work work, Done done) {
   has_work_.notify_one();
 }
 
+bool Writer::try_submit(Work work, Done done) {
+  assert(!on_writer_thread());
+  std::unique_lock lock(mutex_);
+  if (!stopping_ && queue_.size() >= options_.queue_capacity) return false;
+  if (stopping_) {
+    lock.unlock();
+    if (done) done(Status{SQLITE_MISUSE, "the store is closing: nothing more is written"});
+    return true;
+  }
+  queue_.push_back(Job{std::move(work), std::move(done)});
+  ++stats_.queued;
+  lock.unlock();
+  has_work_.notify_one();
+  return true;
+}
+
 Status Writer::run(Work work) {
   std::promise<Status> outcome;
   std::future<Status> result = outcome.get_future();
@@ -129,6 +145,7 @@ void Writer::write_batch(std::deque<Job>& batch) {
         outcomes[i] = run_job(batch[i]);
         if (!outcomes[i].ok() && db_.autocommit()) batch_failure = outcomes[i];
       }
+      if (batch_failure.ok() && options_.before_commit) batch_failure = options_.before_commit();
       if (batch_failure.ok()) batch_failure = tx.commit();
     }
   }

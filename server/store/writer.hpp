@@ -2,8 +2,9 @@
 // every job waiting when it wakes (up to max_batch) runs in one transaction, each job inside
 // its own savepoint, then one COMMIT (group commit), then each job's callback in queue order.
 // No callback runs before its commit, and none waits for a later one.
-// Threading: submit(), run(), flush() and stats() from any thread but the writer's own;
-// callbacks run on the writer thread and must be quick (post the result elsewhere).
+// Threading: submit(), try_submit(), run(), flush() and stats() from any thread but the
+// writer's own; callbacks run on the writer thread and must be quick (post the result
+// elsewhere). A thread that must never wait (the service thread) uses try_submit only.
 #pragma once
 
 #include <condition_variable>
@@ -21,6 +22,10 @@ namespace castra::store {
 struct WriterOptions {
   std::size_t queue_capacity = 4096;  // jobs waiting; submit() blocks while the queue is full
   std::size_t max_batch = 512;        // jobs per transaction
+  // Tests only (a slow or failing disk): runs on the writer thread after a batch's jobs and
+  // before its COMMIT, and may block there; a failure it returns fails the batch as a failed
+  // COMMIT would. Empty in the server.
+  std::function<Status()> before_commit;
 };
 
 struct WriterStats {
@@ -48,6 +53,9 @@ class Writer {
   Writer& operator=(const Writer&) = delete;
 
   void submit(Work work, Done done);
+  // Queues the job unless the queue is full, never waiting: false (and `done` not called)
+  // when it is full.
+  bool try_submit(Work work, Done done);
   // Submits and waits for the outcome.
   Status run(Work work);
   // Waits until every job queued before it has committed; the sticky failure if any.
