@@ -1,6 +1,7 @@
 // The server's pieces in process: the error codes and the dispatch table against the schema,
 // forwarded addresses, the rate limiter, the bounded queues, accounts (hashing, lockout,
-// tokens) and the lobby (creation, commitments, "my matches") on a real SQLite file.
+// tokens) and the lobby (creation, commitments, "my matches") on a real SQLite file, their
+// completions on a service thread of the test's own.
 #include <gtest/gtest.h>
 #include <sodium.h>
 
@@ -18,6 +19,7 @@
 #include "server/lobby/lobby.hpp"
 #include "server/net/forwarded.hpp"
 #include "server/net/rate_limiter.hpp"
+#include "server/runtime/runtime.hpp"
 #include "server/store/database.hpp"
 #include "server/store/sql_access.hpp"
 #include "server/store/sqlite_match_store.hpp"
@@ -89,7 +91,8 @@ TEST(TaskQueue, RefusesWorkBeyondItsCapacity) {
   EXPECT_EQ(ran.load(), 3);
 }
 
-// A database file with every migration, behind the store as in the server.
+// A database file with every migration, behind the store as in the server, with a service
+// thread for the completions and a pool for the matches' strands.
 class WithDatabase : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -103,22 +106,46 @@ class WithDatabase : public ::testing::Test {
     options.database = {(dir_ / "castra.db").string(), store::Durability::kNormal};
     const store::Status status = store::SqliteMatchStore::open(options, &matches_);
     ASSERT_TRUE(status.ok()) << status.message;
-    sql_.emplace(*matches_);
+    sql_.emplace(*matches_, to_service());
   }
   void TearDown() override {
+    ASSERT_TRUE(matches_->flush().ok());
+    service_.stop();
+    strands_.stop();
     sql_.reset();
     matches_.reset();
     std::filesystem::remove_all(dir_);
   }
 
+  // Posts a completion to the test's service thread.
+  std::function<void(std::function<void()>)> to_service() {
+    return [this](std::function<void()> task) { service_.post(std::move(task)); };
+  }
+  // Starts `start` with a callback and waits for the value it is called with.
+  template <class T, class Start>
+  T wait(Start start) {
+    std::promise<T> done;
+    auto f = done.get_future();
+    start([&done](T r) { done.set_value(std::move(r)); });
+    return f.get();
+  }
+  // A new account's id, through the store as the server writes it.
+  std::int64_t insert_account(accounts::AccountStore& store, const std::string& name) {
+    std::promise<std::optional<std::int64_t>> done;
+    auto f = done.get_future();
+    store.insert(name, "x", 1, [&done](store::Status s, std::optional<std::int64_t> id) {
+      EXPECT_TRUE(s.ok()) << s.message;
+      done.set_value(id);
+    });
+    return f.get().value_or(0);
+  }
+
   std::filesystem::path dir_;
+  server::SystemClock clock_;
+  server::TaskQueue service_{"service", 1, 1024};
+  server::TaskQueue strands_{"matches", 1, 1024};
   std::unique_ptr<store::SqliteMatchStore> matches_;
   std::optional<store::StoreSqlAccess> sql_;
-};
-
-// Runs posted completions inline, as the service thread would, in order.
-struct InlinePost {
-  void operator()(std::function<void()> task) const { task(); }
 };
 
 using AccountsTest = WithDatabase;
@@ -130,13 +157,8 @@ TEST_F(AccountsTest, LockoutAfterRepeatedFailuresThenTheRightPasswordWaits) {
   options.cost = accounts::minimum_cost();
   options.max_failures = 2;
   options.lockout_seconds = 60;
-  accounts::Accounts accounts(store, pool, InlinePost{}, options, nullptr);
-  auto wait = [&](auto start) {
-    std::promise<server::Result<accounts::SignedIn>> done;
-    auto f = done.get_future();
-    start([&done](server::Result<accounts::SignedIn> r) { done.set_value(std::move(r)); });
-    return f.get();
-  };
+  accounts::Accounts accounts(store, pool, to_service(), clock_, options, nullptr);
+  auto wait = [&](auto start) { return this->wait<server::Result<accounts::SignedIn>>(start); };
   auto reg = wait([&](auto cb) { accounts.register_account("erin", "erin-password", cb); });
   ASSERT_TRUE(reg) << reg.failure().message;
   auto bad = wait([&](auto cb) { accounts.login("erin", "nope-nope", cb); });
@@ -154,7 +176,7 @@ TEST_F(AccountsTest, TokensAreStoredOnlyAsHashesAndResumeASession) {
   server::TaskQueue pool("hash", 1, 8);
   accounts::AccountOptions options;
   options.cost = accounts::minimum_cost();
-  accounts::Accounts accounts(store, pool, InlinePost{}, options, nullptr);
+  accounts::Accounts accounts(store, pool, to_service(), clock_, options, nullptr);
   std::promise<server::Result<accounts::SignedIn>> done;
   accounts.register_account("frank", "frank-password",
                             [&done](server::Result<accounts::SignedIn> r) { done.set_value(r); });
@@ -180,7 +202,9 @@ TEST_F(AccountsTest, TokensAreStoredOnlyAsHashesAndResumeASession) {
   auto resumed = accounts.resume(in->token);
   ASSERT_TRUE(resumed);
   EXPECT_EQ(resumed->account_id, in->account_id);
-  accounts.logout(in->token_hash);
+  const auto out =
+      wait<server::Result<server::Ok>>([&](auto cb) { accounts.logout(in->token_hash, cb); });
+  EXPECT_TRUE(out);
   EXPECT_EQ(accounts.resume(in->token).failure().code, v1::ERROR_SESSION_INVALID);
   EXPECT_EQ(accounts.resume("not a token").failure().code, v1::ERROR_SESSION_INVALID);
 }
@@ -193,7 +217,7 @@ TEST_F(AccountsTest, AFullHashingQueueAnswersBusyToRegisterLoginAndChangePasswor
   accounts::AccountOptions options;
   options.cost = accounts::minimum_cost();
   std::promise<server::Result<accounts::SignedIn>> made;
-  accounts::Accounts setup(store, roomy, InlinePost{}, options, nullptr);
+  accounts::Accounts setup(store, roomy, to_service(), clock_, options, nullptr);
   setup.register_account("gina", "gina-password",
                          [&made](server::Result<accounts::SignedIn> r) { made.set_value(r); });
   const auto gina = made.get_future().get();
@@ -201,7 +225,7 @@ TEST_F(AccountsTest, AFullHashingQueueAnswersBusyToRegisterLoginAndChangePasswor
   roomy.stop();
 
   server::TaskQueue full("hash", 1, 0);  // refuses every task
-  accounts::Accounts accounts(store, full, InlinePost{}, options, nullptr);
+  accounts::Accounts accounts(store, full, to_service(), clock_, options, nullptr);
   std::vector<ErrorCode> codes;
   auto keep = [&codes](const auto& r) { codes.push_back(r ? ErrorCode{} : r.failure().code); };
   accounts.register_account("hank", "hank-password", keep);
@@ -217,16 +241,19 @@ using LobbyTest = WithDatabase;
 TEST_F(LobbyTest, CreationStoresASeedThatMatchesThePublishedCommitment) {
   lobby::Scenarios scenarios = lobby::Scenarios::load(CASTRA_SOURCE_DIR "/tests/data/scenarios");
   lobby::ChatStore chat(*sql_);
-  lobby::LobbyOnlyRuntime runtime(*matches_);
-  lobby::Lobby lobby(*matches_, scenarios, chat, runtime, *sql_, InlinePost{}, {}, nullptr);
+  runtime::Runtime runtime(*matches_, clock_, strands_);
+  lobby::Lobby lobby(*matches_, scenarios, chat, runtime, *sql_, to_service(), clock_, {}, nullptr);
   accounts::AccountStore accounts(*sql_);
-  store::Status s;
-  const auto creator = accounts.insert("gina", "x", 1, &s);
-  ASSERT_TRUE(creator);
+  const auto creator = insert_account(accounts, "gina");
+  ASSERT_NE(creator, 0);
+  auto create = [&](const std::string& scenario, const v1::MatchSettings& settings) {
+    return wait<server::Result<lobby::Created>>(
+        [&](auto cb) { lobby.create(creator, scenario, settings, false, cb); });
+  };
 
   v1::MatchSettings settings;
   settings.set_creator_side(v1::SIDE_B);
-  auto created = lobby.create(*creator, "stand/test", settings, false);
+  auto created = create("stand/test", settings);
   ASSERT_TRUE(created) << created.failure().message;
   EXPECT_FALSE(created->row.player_a);  // seats are taken with entropy, later
   EXPECT_FALSE(created->row.player_b);
@@ -239,21 +266,20 @@ TEST_F(LobbyTest, CreationStoresASeedThatMatchesThePublishedCommitment) {
   std::copy(secrets->server_seed.begin(), secrets->server_seed.end(), seed.begin());
   EXPECT_EQ(std::string(match::as_view(match::dice_commitment(seed))),
             created->row.dice_commitment);
-  EXPECT_EQ(lobby.create(*creator, "stand/none", settings, false).failure().code,
-            v1::ERROR_SCENARIO_NOT_FOUND);
+  EXPECT_EQ(create("stand/none", settings).failure().code, v1::ERROR_SCENARIO_NOT_FOUND);
 }
 
 TEST_F(LobbyTest, MyMatchesListThoseWhereItIsMyMoveFirst) {
   lobby::Scenarios scenarios = lobby::Scenarios::load(CASTRA_SOURCE_DIR "/tests/data/scenarios");
   lobby::ChatStore chat(*sql_);
-  lobby::LobbyOnlyRuntime runtime(*matches_);
-  lobby::Lobby lobby(*matches_, scenarios, chat, runtime, *sql_, InlinePost{}, {}, nullptr);
+  runtime::Runtime runtime(*matches_, clock_, strands_);
+  lobby::Lobby lobby(*matches_, scenarios, chat, runtime, *sql_, to_service(), clock_, {}, nullptr);
   accounts::AccountStore accounts(*sql_);
-  store::Status s;
-  const auto me = *accounts.insert("hal", "x", 1, &s);
+  const auto me = insert_account(accounts, "hal");
   std::vector<std::string> ids;
   for (int i = 0; i < 3; ++i) {
-    auto created = lobby.create(me, "optio/test", {}, false);
+    auto created = wait<server::Result<lobby::Created>>(
+        [&](auto cb) { lobby.create(me, "optio/test", {}, false, cb); });
     ASSERT_TRUE(created);
     ids.push_back(created->row.id);
   }
