@@ -1,6 +1,7 @@
 // The one writer: jobs waiting together share one commit, a callback runs only after its
-// commit, a failing job is rolled back alone, a broken transaction stops the writer, and the
-// queue is bounded.
+// commit, a failing job is rolled back alone, a broken transaction stops the writer, the
+// queue is bounded (try_submit refusing, never waiting, when it is full), and a test's hook
+// before the commit fails its batch.
 #include "server/store/writer.hpp"
 
 #include <gtest/gtest.h>
@@ -177,6 +178,33 @@ TEST_F(WriterTest, TheQueueIsBoundedAndSubmitWaitsForRoom) {
   EXPECT_TRUE(third_queued);
   ASSERT_TRUE(writer_->flush().ok());
   EXPECT_EQ(committed_rows(), 3);
+}
+
+// The service thread's way in: it must never wait, so a full queue refuses at once.
+TEST_F(WriterTest, TrySubmitRefusesAtOnceWhenTheQueueIsFullAndNeverCallsBack) {
+  WriterOptions options;
+  options.queue_capacity = 2;
+  start(options);
+  std::promise<void> release = hold_writer();
+  std::atomic<int> answered{0};
+  auto count = [&answered](Status s) { answered += s.ok(); };
+  EXPECT_TRUE(writer_->try_submit(insert(1), count));
+  EXPECT_TRUE(writer_->try_submit(insert(2), count));
+  EXPECT_FALSE(writer_->try_submit(insert(3), count));
+  release.set_value();
+  ASSERT_TRUE(writer_->flush().ok());
+  EXPECT_EQ(answered, 2);
+  EXPECT_EQ(committed_rows(), 2);
+  EXPECT_TRUE(writer_->try_submit(insert(3), count)) << "room again once the writer drained";
+}
+
+TEST_F(WriterTest, AFailureBeforeCommitFailsTheWholeBatchLikeAFailedCommit) {
+  WriterOptions options;
+  options.before_commit = [] { return Status{10, "disk I/O error (injected)"}; };
+  start(options);
+  EXPECT_EQ(writer_->run(insert(1)).code, 10);
+  EXPECT_EQ(committed_rows(), 0);
+  EXPECT_FALSE(writer_->run(insert(2)).ok()) << "the writer stops after a failed commit";
 }
 
 TEST_F(WriterTest, RunWaitsForTheCommitAndReturnsTheOutcome) {
