@@ -68,6 +68,22 @@ Failure failure_of(const runtime::Answer<T>& answer, const char* what) {
   return rule_refusal(e);
 }
 
+// A new match's row, open and unseated, before the runtime fills in its commitment.
+store::MatchRow new_row(const ScenarioEntry& scenario, const castra::v1::MatchSettings& settings,
+                        std::int64_t creator, std::int64_t now_ms) {
+  store::MatchRow row;
+  row.id = random_hex(16);
+  row.ruleset = scenario.ruleset;
+  row.rules_version = scenario.rules_version;
+  row.scenario_name = scenario.name;
+  row.scenario = scenario.bytes;
+  settings.SerializeToString(&row.settings);
+  row.status = MatchStatus::kOpen;
+  row.creator = creator;
+  row.created_ms = row.updated_ms = now_ms;
+  return row;
+}
+
 }  // namespace
 
 std::optional<int> seat_of(const store::MatchRow& row, std::int64_t account) {
@@ -149,15 +165,7 @@ std::string computer_name(castra::v1::ComputerStrength strength) {
   return strength == castra::v1::COMPUTER_RANDOM ? "Computer (random)" : "Computer (greedy)";
 }
 
-void Lobby::create(std::int64_t account, const std::string& scenario_name,
-                   castra::v1::MatchSettings asked, bool is_private, Done<Created> done) {
-  const ScenarioEntry* scenario = scenarios_.find(scenario_name);
-  if (scenario == nullptr) {
-    return done(fail(v1::ERROR_SCENARIO_NOT_FOUND, "no scenario named " + scenario_name));
-  }
-  auto settings = normalized_settings(std::move(asked));
-  if (!settings) return done(settings.failure());
-
+std::optional<Failure> Lobby::open_limit(std::int64_t account) {
   // A count, not the rows: rows carry their scenario.
   std::int64_t open = 0;
   const store::Status counted = sql_.read([&](store::Db& db) {
@@ -169,11 +177,22 @@ void Lobby::create(std::int64_t account, const std::string& scenario_name,
     if (q.step(&st)) open = q.column_int(0);
     return st;
   });
-  if (!counted.ok()) return done(storage_failure(counted, "count_open"));
-  if (open >= options_.max_open_matches_per_account) {
-    return done(fail(v1::ERROR_TOO_MANY_MATCHES,
-                     "you have " + std::to_string(open) + " open matches; withdraw one first"));
+  if (!counted.ok()) return storage_failure(counted, "count_open");
+  if (open < options_.max_open_matches_per_account) return std::nullopt;
+  return fail(v1::ERROR_TOO_MANY_MATCHES,
+              "you have " + std::to_string(open) + " open matches; withdraw one first");
+}
+
+void Lobby::create(std::int64_t account, const std::string& scenario_name,
+                   castra::v1::MatchSettings asked, bool is_private, Done<Created> done) {
+  const ScenarioEntry* scenario = scenarios_.find(scenario_name);
+  if (scenario == nullptr) {
+    return done(fail(v1::ERROR_SCENARIO_NOT_FOUND, "no scenario named " + scenario_name));
   }
+  auto settings = normalized_settings(std::move(asked));
+  if (!settings) return done(settings.failure());
+
+  if (auto refused = open_limit(account)) return done(*refused);
 
   std::string invitation_code;
   if (is_private) {
@@ -185,16 +204,7 @@ void Lobby::create(std::int64_t account, const std::string& scenario_name,
     settings->set_creator_side(randombytes_uniform(2) == 1 ? castra::v1::SIDE_B
                                                            : castra::v1::SIDE_A);
   }
-  store::MatchRow row;
-  row.id = random_hex(16);
-  row.ruleset = scenario->ruleset;
-  row.rules_version = scenario->rules_version;
-  row.scenario_name = scenario->name;
-  row.scenario = scenario->bytes;
-  settings->SerializeToString(&row.settings);
-  row.status = MatchStatus::kOpen;
-  row.creator = account;
-  row.created_ms = row.updated_ms = clock_.now_ms();
+  store::MatchRow row = new_row(*scenario, *settings, account, clock_.now_ms());
 
   // The server's dice seed: drawn before anyone is seated; the runtime commits to it.
   store::Secrets secrets;

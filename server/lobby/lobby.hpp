@@ -107,6 +107,8 @@ class Lobby {
             const std::string& entropy, RowDone done);
   void end(const std::shared_ptr<runtime::MatchHost>& host, const std::string& reason,
            RowDone done);
+  // ERROR_TOO_MANY_MATCHES when the account has its fill of open matches.
+  std::optional<server::Failure> open_limit(std::int64_t account);
   // The hosted match of an existing row, loaded back if it left memory.
   std::shared_ptr<runtime::MatchHost> host_of(const std::string& match_id);
 
