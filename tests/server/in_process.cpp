@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <thread>
 
 #include "server/accounts/passwords.hpp"
 #include "server/lobby/scenarios.hpp"
@@ -52,11 +53,15 @@ void TestConnection::send(std::shared_ptr<const std::string> frame) {
   v1::ServerEnvelope e;
   e.ParseFromString(*frame);
   std::unique_lock lock(mu_);
+  // Never on the thread that asked for the stall: a reply the network thread refuses at once
+  // comes back on it.
+  const bool hold =
+      stall_ != 0 && e.request_id() == stall_ && std::this_thread::get_id() != staller_;
   frames_.push_back(std::move(e));
-  if (stall_) {
+  if (hold) {
     stalled_ = true;
     changed_.notify_all();
-    changed_.wait(lock, [&] { return !stall_; });
+    changed_.wait(lock, [&] { return stall_ == 0; });
     stalled_ = false;
   }
   changed_.notify_all();
@@ -88,20 +93,27 @@ bool TestConnection::has_reply(std::uint64_t request_id) {
   return false;
 }
 
-void TestConnection::stall() {
+void TestConnection::stall_reply(std::uint64_t request_id) {
   std::lock_guard lock(mu_);
-  stall_ = true;
+  stall_ = request_id;
+  staller_ = std::this_thread::get_id();
 }
 
-void TestConnection::wait_stalled() {
+bool TestConnection::wait_stalled(std::uint64_t request_id) {
   std::unique_lock lock(mu_);
-  ASSERT_TRUE(changed_.wait_for(lock, kPatience, [&] { return stalled_; }));
+  auto answered = [&] {
+    for (const auto& e : frames_)
+      if (e.request_id() == request_id) return true;
+    return false;
+  };
+  changed_.wait_for(lock, kPatience, [&] { return stalled_ || answered(); });
+  return stalled_;
 }
 
 void TestConnection::unstall() {
   {
     std::lock_guard lock(mu_);
-    stall_ = false;
+    stall_ = 0;
   }
   changed_.notify_all();
 }

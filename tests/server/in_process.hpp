@@ -14,6 +14,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <thread>
 
 #include "proto/castra/v1/protocol.pb.h"
 #include "server/app/server_app.hpp"
@@ -45,8 +46,9 @@ class CommitGate {
   store::Status failure_;
 };
 
-// A connection as the application sees it: every frame it is sent, parsed, in order. `stall`
-// makes the service thread wait inside its next send until `unstall` (a busy service thread).
+// A connection as the application sees it: every frame it is sent, parsed, in order.
+// stall_reply(id) makes the thread that sends the reply to request `id` (the service thread)
+// wait inside that send until unstall(): a busy service thread.
 class TestConnection final : public net::Connection {
  public:
   explicit TestConnection(std::uint64_t id) : id_(id) {}
@@ -61,8 +63,10 @@ class TestConnection final : public net::Connection {
   v1::ServerEnvelope reply(std::uint64_t request_id);
   // Whether the reply to `request_id` has come.
   bool has_reply(std::uint64_t request_id);
-  void stall();
-  void wait_stalled();
+  void stall_reply(std::uint64_t request_id);
+  // Waits until the reply to `request_id` is being held (true), or came without being held
+  // (false: it was refused before the service thread saw it).
+  bool wait_stalled(std::uint64_t request_id);
   void unstall();
 
  private:
@@ -71,8 +75,9 @@ class TestConnection final : public net::Connection {
   std::mutex mu_;
   std::condition_variable changed_;
   std::deque<v1::ServerEnvelope> frames_;
-  bool stall_ = false;
+  std::uint64_t stall_ = 0;  // the request whose reply is held; 0: none
   bool stalled_ = false;
+  std::thread::id staller_;
 };
 
 struct InProcessOptions {

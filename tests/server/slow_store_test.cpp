@@ -73,31 +73,52 @@ TEST(SlowStore, AfterAnOverloadACommandIsAcknowledgedOnceTheOwedAnswersAreIn) {
   server.gate().hold();
   std::vector<std::uint64_t> chats{server.send(alice, send_chat(id, "line 0"))};
   server.gate().wait_held();
-  for (int i = 1; i < 12; ++i)
+  for (int i = 1; i < 12; ++i) {
     chats.push_back(server.send(alice, send_chat(id, "line " + std::to_string(i))));
+    // Answered at once, after the chat was taken in: the service thread never waits, and its
+    // own small queue does not overflow here.
+    EXPECT_TRUE(server.call(alice, ping()).has_pong());
+  }
   int refused_writes = 0;
   for (std::size_t i = 5; i < chats.size(); ++i)
     refused_writes += error_of(alice->reply(chats[i])) == v1::ERROR_SERVER_BUSY;
   EXPECT_EQ(refused_writes, 7);  // 1 being committed, 4 queued behind it
-  EXPECT_TRUE(server.call(alice, ping()).has_pong());
+  for (std::size_t i = 0; i < 5; ++i)
+    EXPECT_FALSE(alice->has_reply(chats[i])) << "answered before its commit";
 
   // The service queue fills while the service thread is kept busy (inside a send to bob).
-  bob->stall();
-  server.send(bob, ping());
-  bob->wait_stalled();
+  // (Completions posted by the server's other threads may hold the queue's few places for a
+  // moment: the held request is sent again until the service thread takes it.)
+  bool stalled = false;
+  for (std::uint64_t held_id = 999000; !stalled && held_id < 999100; ++held_id) {
+    v1::ClientEnvelope held = ping();
+    held.set_request_id(held_id);  // the id its reply is recognised by
+    bob->stall_reply(held_id);
+    server.app().on_message(bob, held.SerializeAsString(), false);
+    stalled = bob->wait_stalled(held_id);
+  }
+  ASSERT_TRUE(stalled);
   std::vector<std::uint64_t> pings;
   for (int i = 0; i < 10; ++i)
     pings.push_back(server.send(alice, ping()));
-  int busy = 0;
-  for (std::size_t i = 4; i < pings.size(); ++i)
-    busy += error_of(alice->reply(pings[i])) == v1::ERROR_SERVER_BUSY;
-  EXPECT_EQ(busy, 6);  // at most 4 wait; the rest are refused by the network thread
+  // At most 4 wait; the rest are refused by the network thread, while the service thread is
+  // still busy.
+  std::vector<std::uint64_t> owed;
+  for (std::size_t i = 0; i < pings.size(); ++i) {
+    if (!alice->has_reply(pings[i])) owed.push_back(pings[i]);
+  }
+  EXPECT_LE(owed.size(), 4u);
+  for (const auto p : pings) {
+    if (alice->has_reply(p)) {
+      EXPECT_EQ(error_of(alice->reply(p)), v1::ERROR_SERVER_BUSY);
+    }
+  }
 
   // The load falls: everything owed is answered, then the server serves again.
   bob->unstall();
   server.gate().release();
-  for (std::size_t i = 0; i < 4; ++i)
-    EXPECT_TRUE(alice->reply(pings[i]).has_pong());
+  for (const auto p : owed)
+    EXPECT_TRUE(alice->reply(p).has_pong());
   for (std::size_t i = 0; i < 5; ++i)
     EXPECT_TRUE(alice->reply(chats[i]).has_done()) << i;
   const auto legal = server.call(alice, get_legal(id));
