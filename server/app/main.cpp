@@ -254,13 +254,10 @@ int main(int argc, char** argv) {
   {
     // The match runtime: every unfinished match is replayed from the store before the port
     // opens; a match whose log does not replay stays closed (logged), never a crash.
-    castra::server::TaskQueue runtime_queue("runtime", 1, 4096);
+    // The matches' strands run here: one match is one serial line of work on these threads.
+    castra::server::TaskQueue match_threads("matches", 1, 4096);
     castra::server::ScaledClock clock(flags.clock_speed);
-    castra::runtime::HostOptions host_options;
-    host_options.post = [&runtime_queue](std::function<void()> task) {
-      runtime_queue.post(std::move(task));
-    };
-    castra::runtime::Runtime play(*store, clock, host_options);
+    castra::runtime::Runtime play(*store, clock, match_threads);
     play.recover();
     // The computer opponents play on in the matches that name one, and take a seat in new ones.
     castra::computer::Computers computers(flags.computers);
@@ -289,7 +286,7 @@ int main(int argc, char** argv) {
     ticking = false;
     ticker.join();
     computers.stop();
-    runtime_queue.stop();
+    match_threads.stop();
   }
   // Every write already queued is committed before the process ends (SIGTERM included).
   if (const castra::store::Status s = store->flush(); !s.ok()) {

@@ -1,9 +1,12 @@
-// Runtime: every match this server is playing, by id. It creates matches (the lobby's one
-// hook), loads them back at start-up (replaying each log and closing any that does not
-// replay to its stored hashes), and drives deadlines. Thread-safe.
+// Runtime: every match this server hosts, by id. The lobby asks it directly to host a new
+// match (prepare, then host: the rule check is pure, the store write is answered after its
+// commit), it loads matches back at start-up (replaying each log and closing any that does not
+// replay to its stored hashes) and on demand (a finished match asked for after it left
+// memory), and it drives the deadlines. Thread-safe; nothing here waits on a commit.
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -15,39 +18,48 @@
 
 namespace castra::runtime {
 
-struct CreateRequest {
-  std::string match_id;       // chosen by the caller (random, unguessable)
-  std::string scenario_name;  // e.g. "optio/training"
-  v1::ScenarioFile scenario;
+struct RuntimeOptions {
+  HostOptions host;
+  // Told of every match from the moment it is hosted (created, recovered or loaded back), on
+  // the caller's thread: the computer opponents take their seats from here.
+  std::function<void(const std::shared_ptr<MatchHost>&)> on_hosted;
+};
+
+// A match checked against its rules and ready to be stored (Runtime::prepare).
+struct Prepared {
+  store::MatchRow row;  // with its rule set, rules version, dice commitment and times
+  store::Secrets secrets;
   v1::MatchSettings settings;
-  std::optional<std::int64_t> creator;
-  match::Bytes32 server_seed{};  // from the OS CSPRNG
+  std::unique_ptr<wire::AnyMatch> match;
 };
 
 class Runtime {
  public:
-  Runtime(store::MatchStore& store, const Clock& clock, HostOptions options = {});
+  Runtime(store::MatchStore& store, const Clock& clock, server::Executor& executor,
+          RuntimeOptions options = {});
 
-  // A new match, stored before it is returned; its dice commitment is public from now on.
-  rules::Checked<std::shared_ptr<MatchHost>> create(const CreateRequest& request);
-  // The same from a row and secrets made by the lobby (server/lobby), stored here.
-  rules::Checked<std::shared_ptr<MatchHost>> create(const store::MatchRow& row,
-                                                    const store::Secrets& secrets);
+  // A new match from its row (id, scenario, settings, creator) and secrets (the server's
+  // seed): the rule it breaks (a scenario the engine refuses), or the match ready to host. Pure.
+  rules::Checked<Prepared> prepare(store::MatchRow row, store::Secrets secrets) const;
+  // Stores `prepared` and hosts it; `done` gets the host after the commit (its dice commitment
+  // is public from then on), or the store's failure. `done` runs on the store's writer
+  // thread: it must only post.
+  void host(Prepared prepared, std::function<void(Answer<std::shared_ptr<MatchHost>>)> done);
+
   std::shared_ptr<MatchHost> find(const std::string& id);
-  // Loads a match that is not running here (a finished one, for its record) from the store,
+  // Loads a match that is not hosted here (a finished one, for its record) from the store,
   // replaying its log; null when it is unknown or does not replay.
   std::shared_ptr<MatchHost> load(const std::string& id);
   // The first answer given to (match, side, client_seq), for a repeat that comes after the
   // match ended and left this server's memory (say, after a restart); nothing when the
-  // command was never answered, an error when the store could not tell.
-  rules::Checked<std::optional<v1::CommandResult>> first_answer(const std::string& id,
-                                                                rules::Side side,
-                                                                std::int64_t client_seq);
+  // command was never answered, the store's failure when it could not tell.
+  Answer<std::optional<v1::CommandResult>> first_answer(const std::string& id, rules::Side side,
+                                                        std::int64_t client_seq);
   // Loads every open and live match from the store. Returns how many were loaded and logs
   // each that could not be (kept closed).
   std::size_t recover();
-  // Runs every match's deadlines and lets ended matches nobody uses leave memory
-  // (HostOptions::keep_ended_ms); the server calls it every few hundred milliseconds.
+  // Every match's deadlines and coalesced counts, and lets ended matches nobody uses leave
+  // memory (HostOptions::keep_ended_ms); the server calls it every few hundred milliseconds.
   void tick();
   std::vector<std::shared_ptr<MatchHost>> matches();
   // Where every match's notices go (the server's pushes), besides HostOptions::notify; empty
@@ -59,6 +71,9 @@ class Runtime {
   std::shared_ptr<MatchHost> build(const store::MatchRow& row,
                                    const std::optional<store::Snapshot>& snapshot,
                                    const std::vector<store::LogRow>& log);
+  std::shared_ptr<MatchHost> make_host(std::unique_ptr<wire::AnyMatch> match, store::MatchRow row,
+                                       v1::MatchSettings settings);
+  void hosted(const std::shared_ptr<MatchHost>& host);
 
   struct ListenerSlot {
     std::mutex mu;
@@ -68,8 +83,10 @@ class Runtime {
 
   store::MatchStore& store_;
   const Clock& clock_;
+  server::Executor& executor_;
   const std::shared_ptr<ListenerSlot> listener_ = std::make_shared<ListenerSlot>();
-  const HostOptions options_;
+  const HostOptions host_options_;
+  const std::function<void(const std::shared_ptr<MatchHost>&)> on_hosted_;
   std::mutex mu_;
   std::map<std::string, std::shared_ptr<MatchHost>> hosts_;
 };
