@@ -444,10 +444,9 @@ void Client::send_command(const v1::SubmitCommand& command) {
     if (r.has_command_result() && !r.command_result().accepted()) {
       match_.refusal = describe_refusal(r.command_result().error());
       say(match_.refusal, MessageKind::kError);
-      return;
     }
-    // Accepted: its events come in a MatchUpdate; the legal list they make stale goes now.
-    match_.legal.reset();
+    // Accepted: the update it made came in this answer's frame and was applied before it,
+    // with the legal list that follows (Session::pump).
   });
 }
 

@@ -113,11 +113,11 @@ TEST(FanOut, TheClientSendsNoSubscribeMatchDuringNormalPlay) {
 
   const std::string dir = testing::make_temp_dir("castra-client-fan-out");
   const std::string script = dir + "/script.txt";
-  testing::write_file(script,
-                      "wait snapshot timeout=30000\nwait idle timeout=30000\nprint ready\nfollow\n");
-  testing::ClientProcess client(dir, {"--server", server.ws_url(), "--name", "alice", "--password",
-                                      kPassword, "--open", id, "--script", script,
-                                      "--exit-after", "200"});
+  testing::write_file(
+      script, "wait snapshot timeout=30000\nwait idle timeout=30000\nprint ready\nfollow\n");
+  testing::ClientProcess client(
+      dir, {"--server", server.ws_url(), "--name", "alice", "--password", kPassword, "--open", id,
+            "--script", script, "--exit-after", "200"});
   testing::ScriptWriter steps(script);
   ASSERT_TRUE(testing::ScriptWriter::wait_for_line(dir, "ready", 60s))
       << testing::read_file(dir + "/client.log");
