@@ -127,13 +127,15 @@ TEST(FanOut, TheClientSendsNoSubscribeMatchDuringNormalPlay) {
   ASSERT_TRUE(alice.call(client::requests::subscribe(id)).has_subscribed());
   int boards = 0, commands = 0, moved = 0, moves_left = 2, phase = -1;
   std::uint64_t acted_at = 0;
+  bool played = false;  // a whole game turn, with moves
   const auto until = std::chrono::steady_clock::now() + 150s;
   while (std::chrono::steady_clock::now() < until) {
     const auto u = alice.next_update(id);
     const v1::Snapshot* board = u ? testing::view_of(*u) : nullptr;
     if (board == nullptr) continue;
     ASSERT_TRUE(u->has_snapshot()) << "an update after a move carries the board";
-    if (board->ended() || (game_turn(*board) >= 2 && moved > 0)) break;
+    played = game_turn(*board) >= 2 && moved > 0;
+    if (played || board->ended()) break;
     ++boards;
     std::string next =
         "wait board-events " + std::to_string(board->event_count()) + " timeout=30000\n";
@@ -157,6 +159,7 @@ TEST(FanOut, TheClientSendsNoSubscribeMatchDuringNormalPlay) {
     }
     ASSERT_TRUE(steps.run(next, 60s, dir)) << testing::read_file(dir + "/client.log");
   }
+  EXPECT_TRUE(played) << "game turn 2 never began, or nobody moved";
   EXPECT_GT(commands, 5) << "alice played by clicks";
   EXPECT_GT(moved, 0) << "alice moved by clicks";
   EXPECT_GT(boards, commands) << "the computer's moves were drawn too";
