@@ -1,5 +1,5 @@
 // AccountStore: the accounts and sessions tables (migrations/0004_accounts.sql), written
-// through the store's one writer and read on its read connection (server/app/sql_access.hpp).
+// through the store's one writer and read on its read connection (server/store/sql_access.hpp).
 // Synchronous; used by the service thread. Times are unix milliseconds passed in; nothing
 // here hashes a password.
 #pragma once
@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "server/app/sql_access.hpp"
+#include "server/store/sql_access.hpp"
 #include "server/store/sqlite.hpp"
 
 namespace castra::accounts {
@@ -34,7 +34,7 @@ struct SessionRow {
 
 class AccountStore {
  public:
-  explicit AccountStore(server::SqlAccess& sql) : sql_(sql) {}
+  explicit AccountStore(store::SqlAccess& sql) : sql_(sql) {}
 
   std::optional<Account> find_by_name(const std::string& name, store::Status* status);
   std::optional<Account> find_by_id(std::int64_t id, store::Status* status);
@@ -62,7 +62,7 @@ class AccountStore {
  private:
   std::optional<Account> find_where(const char* where, std::int64_t id, const std::string& key,
                                     store::Status* status);
-  server::SqlAccess& sql_;
+  store::SqlAccess& sql_;
 };
 
 }  // namespace castra::accounts

@@ -40,11 +40,11 @@ const std::string& decoy_hash(const PasswordCost& cost) {
 
 Failure storage_failure(const store::Status& s, const char* what) {
   spdlog::error("event=account_store_failed what={} code={} error=\"{}\"", what, s.code, s.message);
-  return fail(ErrorCode::kInternal, "the account database failed; try again");
+  return fail(v1::ERROR_INTERNAL, "the account database failed; try again");
 }
 
 Failure busy() {
-  return fail(ErrorCode::kServerBusy, "too many sign-ins at once; try again shortly", 1000);
+  return fail(v1::ERROR_SERVER_BUSY, "too many sign-ins at once; try again shortly", 1000);
 }
 
 }  // namespace
@@ -88,7 +88,7 @@ Result<SignedIn> Accounts::open_session(const Account& account, bool after_login
 void Accounts::register_account(std::string name, std::string password, Done done) {
   store::Status s;
   if (store_.find_by_name(name, &s)) {
-    return done(fail(ErrorCode::kNameTaken, "the name " + name + " is taken"));
+    return done(fail(v1::ERROR_NAME_TAKEN, "the name " + name + " is taken"));
   }
   if (!s.ok()) return done(storage_failure(s, "find_by_name"));
   // try_post takes its task by value, so a refused task is gone with what it captured: the
@@ -100,12 +100,12 @@ void Accounts::register_account(std::string name, std::string password, Done don
     if (metrics_) metrics_->password_hash();
     to_service_([this, name = std::move(name), hash = std::move(hash), shared = std::move(done)] {
       const Done& done = *shared;
-      if (!hash) return done(fail(ErrorCode::kServerBusy, "out of memory hashing; try again"));
+      if (!hash) return done(fail(v1::ERROR_SERVER_BUSY, "out of memory hashing; try again"));
       store::Status st;
       const auto id = store_.insert(name, *hash, now_ms(), &st);
       if (!st.ok()) return done(storage_failure(st, "insert_account"));
       // Two registrations of one name can race past the check above; the UNIQUE key decides.
-      if (!id) return done(fail(ErrorCode::kNameTaken, "the name " + name + " is taken"));
+      if (!id) return done(fail(v1::ERROR_NAME_TAKEN, "the name " + name + " is taken"));
       spdlog::info("event=account_registered account={} name={}", *id, name);
       Account account;
       account.id = *id;
@@ -122,12 +122,12 @@ void Accounts::login(std::string name, std::string password, Done done) {
   if (!s.ok()) return done(storage_failure(s, "find_by_name"));
   const std::int64_t now = now_ms();
   if (account && account->banned) {
-    return done(fail(ErrorCode::kAccountBanned, "this account is banned: " + account->ban_reason));
+    return done(fail(v1::ERROR_ACCOUNT_BANNED, "this account is banned: " + account->ban_reason));
   }
   if (account && account->locked_until_ms > now) {
     const auto wait = static_cast<std::uint64_t>(account->locked_until_ms - now);
     return done(fail(
-        ErrorCode::kAccountLocked,
+        v1::ERROR_ACCOUNT_LOCKED,
         "too many failed logins; try again in " + std::to_string(wait / 1000 + 1) + " s", wait));
   }
   const std::string stored = account ? account->password_hash : std::string();
@@ -147,7 +147,7 @@ void Accounts::login(std::string name, std::string password, Done done) {
     to_service_([this, good, rehash = std::move(rehash), account = std::move(account),
                  shared = std::move(done)] {
       const Done& done = *shared;
-      if (!account) return done(fail(ErrorCode::kBadCredentials, "unknown name or wrong password"));
+      if (!account) return done(fail(v1::ERROR_BAD_CREDENTIALS, "unknown name or wrong password"));
       if (!good) {
         store::Status st;
         const std::int64_t t = now_ms();
@@ -158,12 +158,12 @@ void Accounts::login(std::string name, std::string password, Done done) {
         if (after && after->locked_until_ms > t) {
           spdlog::warn("event=account_locked account={} seconds={}", account->id,
                        options_.lockout_seconds);
-          return done(fail(ErrorCode::kAccountLocked,
+          return done(fail(v1::ERROR_ACCOUNT_LOCKED,
                            "too many failed logins; the account is locked for " +
                                std::to_string(options_.lockout_seconds) + " s",
                            static_cast<std::uint64_t>(after->locked_until_ms - t)));
         }
-        return done(fail(ErrorCode::kBadCredentials, "unknown name or wrong password"));
+        return done(fail(v1::ERROR_BAD_CREDENTIALS, "unknown name or wrong password"));
       }
       done(open_session(*account, /*after_login=*/true, rehash));
     });
@@ -177,7 +177,7 @@ Result<SignedIn> Accounts::resume(const std::string& token) {
   if (sodium_base642bin(raw, sizeof raw, token.data(), token.size(), nullptr, &size, nullptr,
                         sodium_base64_VARIANT_URLSAFE_NO_PADDING) != 0 ||
       size != kTokenBytes) {
-    return fail(ErrorCode::kSessionInvalid, "not a session token");
+    return fail(v1::ERROR_SESSION_INVALID, "not a session token");
   }
   const std::string hash = sha256_bytes(raw, size);
   store::Status s;
@@ -185,13 +185,13 @@ Result<SignedIn> Accounts::resume(const std::string& token) {
   if (!s.ok()) return storage_failure(s, "find_session");
   const std::int64_t now = now_ms();
   if (!session || session->expires_ms <= now) {
-    return fail(ErrorCode::kSessionInvalid, "the session has ended; log in again");
+    return fail(v1::ERROR_SESSION_INVALID, "the session has ended; log in again");
   }
   auto account = store_.find_by_id(session->account_id, &s);
   if (!s.ok()) return storage_failure(s, "find_by_id");
-  if (!account) return fail(ErrorCode::kSessionInvalid, "the session has ended; log in again");
+  if (!account) return fail(v1::ERROR_SESSION_INVALID, "the session has ended; log in again");
   if (account->banned) {
-    return fail(ErrorCode::kAccountBanned, "this account is banned: " + account->ban_reason);
+    return fail(v1::ERROR_ACCOUNT_BANNED, "this account is banned: " + account->ban_reason);
   }
   store_.touch_session(hash, now);
   names_[account->id] = account->name;
@@ -214,32 +214,32 @@ void Accounts::change_password(std::int64_t account_id, std::string old_password
   store::Status s;
   auto account = store_.find_by_id(account_id, &s);
   if (!s.ok()) return done(storage_failure(s, "find_by_id"));
-  if (!account) return done(fail(ErrorCode::kNotAuthenticated, "no such account"));
+  if (!account) return done(fail(v1::ERROR_NOT_AUTHENTICATED, "no such account"));
   auto shared = std::make_shared<std::function<void(Result<server::Ok>)>>(
       std::move(done));  // see register_account
-  const bool queued = pool_.try_post(
-      [this, stored = account->password_hash, account_id, old_password = std::move(old_password),
-       new_password = std::move(new_password), keep = std::move(keep_token_hash),
-       done = shared]() mutable {
-        const bool good = verify_password(stored, old_password);
-        std::optional<std::string> hash;
-        if (good) hash = hash_password(new_password, options_.cost);
-        if (metrics_) metrics_->password_hash();
-        to_service_([this, good, hash = std::move(hash), account_id, keep = std::move(keep),
-                     shared = std::move(done)] {
-          const auto& done = *shared;
-          if (!good) return done(fail(ErrorCode::kBadCredentials, "the old password is wrong"));
-          if (!hash) return done(fail(ErrorCode::kServerBusy, "out of memory hashing; try again"));
-          if (auto st = store_.set_password(account_id, *hash); !st.ok()) {
-            return done(storage_failure(st, "set_password"));
-          }
-          if (auto st = store_.delete_sessions_of(account_id, keep); !st.ok()) {
-            return done(storage_failure(st, "delete_sessions_of"));
-          }
-          spdlog::info("event=password_changed account={}", account_id);
-          done(server::Ok{});
-        });
-      });
+  const bool queued = pool_.try_post([this, stored = account->password_hash, account_id,
+                                      old_password = std::move(old_password),
+                                      new_password = std::move(new_password),
+                                      keep = std::move(keep_token_hash), done = shared]() mutable {
+    const bool good = verify_password(stored, old_password);
+    std::optional<std::string> hash;
+    if (good) hash = hash_password(new_password, options_.cost);
+    if (metrics_) metrics_->password_hash();
+    to_service_([this, good, hash = std::move(hash), account_id, keep = std::move(keep),
+                 shared = std::move(done)] {
+      const auto& done = *shared;
+      if (!good) return done(fail(v1::ERROR_BAD_CREDENTIALS, "the old password is wrong"));
+      if (!hash) return done(fail(v1::ERROR_SERVER_BUSY, "out of memory hashing; try again"));
+      if (auto st = store_.set_password(account_id, *hash); !st.ok()) {
+        return done(storage_failure(st, "set_password"));
+      }
+      if (auto st = store_.delete_sessions_of(account_id, keep); !st.ok()) {
+        return done(storage_failure(st, "delete_sessions_of"));
+      }
+      spdlog::info("event=password_changed account={}", account_id);
+      done(server::Ok{});
+    });
+  });
   if (!queued) (*shared)(busy());
 }
 
@@ -248,7 +248,7 @@ Result<Account> Accounts::set_banned(const std::string& name, bool banned,
   store::Status s;
   auto account = store_.find_by_name(name, &s);
   if (!s.ok()) return storage_failure(s, "find_by_name");
-  if (!account) return fail(ErrorCode::kBadCredentials, "no account named " + name);
+  if (!account) return fail(v1::ERROR_BAD_CREDENTIALS, "no account named " + name);
   if (auto st = store_.set_banned(account->id, banned, reason); !st.ok()) {
     return storage_failure(st, "set_banned");
   }

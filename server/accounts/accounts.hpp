@@ -11,9 +11,9 @@
 
 #include "server/accounts/account_store.hpp"
 #include "server/accounts/passwords.hpp"
-#include "server/app/failure.hpp"
-#include "server/app/metrics.hpp"
-#include "server/app/task_queue.hpp"
+#include "server/base/failure.hpp"
+#include "server/base/metrics.hpp"
+#include "server/base/task_queue.hpp"
 
 namespace castra::accounts {
 

@@ -71,7 +71,7 @@ void AdminCommands::run(const std::string& line, std::function<void(std::string)
     if (!account) return reply("error " + account.failure().message + "\n");
     int closed = 0;
     if (ban) {
-      closed = handlers_.disconnect_account(account->id, server::ErrorCode::kAccountBanned,
+      closed = handlers_.disconnect_account(account->id, v1::ERROR_ACCOUNT_BANNED,
                                             "this account is banned: " + account->ban_reason);
     }
     spdlog::warn("event=account_{} account={} name={} connections_closed={}", command, account->id,
@@ -87,7 +87,8 @@ void AdminCommands::run(const std::string& line, std::function<void(std::string)
         words[1], reason, [this, reason, reply](server::Result<store::MatchRow> row) {
           if (!row) return reply("error " + row.failure().message + "\n");
           handlers_.announce_closed(*row, reason);
-          reply("ok end-match match=" + row->id + " status=" + row->status + "\n");
+          reply("ok end-match match=" + row->id +
+                " status=" + std::string(store::status_name(row->status)) + "\n");
         });
   }
   reply("error unknown command or missing argument; try help\n");

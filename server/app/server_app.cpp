@@ -23,7 +23,7 @@ std::vector<std::string> error_names() {
 
 }  // namespace
 
-ServerApp::ServerApp(AppOptions options, store::MatchStore& matches, SqlAccess& sql,
+ServerApp::ServerApp(AppOptions options, store::MatchStore& matches, store::SqlAccess& sql,
                      lobby::Scenarios scenarios, lobby::MatchRuntime* runtime,
                      runtime::Runtime* play)
     : options_(std::move(options)),
@@ -91,22 +91,22 @@ void ServerApp::on_message(const std::shared_ptr<net::Connection>& connection, s
   const auto received = dispatch::Clock::now();
   if (text) {
     return refuse(connection, 0,
-                  fail(ErrorCode::kMalformed, "frames are binary protobuf ClientEnvelopes"));
+                  fail(v1::ERROR_MALFORMED, "frames are binary protobuf ClientEnvelopes"));
   }
   auto request = std::make_shared<v1::ClientEnvelope>();
   if (!request->ParseFromString(frame)) {
-    return refuse(connection, 0, fail(ErrorCode::kMalformed, "not a castra.v1.ClientEnvelope"));
+    return refuse(connection, 0, fail(v1::ERROR_MALFORMED, "not a castra.v1.ClientEnvelope"));
   }
   if (stopping_) {
     return refuse(connection, request->request_id(),
-                  fail(ErrorCode::kShuttingDown, "the server is stopping; reconnect later"));
+                  fail(v1::ERROR_SHUTTING_DOWN, "the server is stopping; reconnect later"));
   }
   const bool queued = service_->try_post([this, id = connection->id(), request, received] {
     dispatcher_->dispatch(id, *request, received);
   });
   if (!queued) {
     refuse(connection, request->request_id(),
-           fail(ErrorCode::kServerBusy, "the server is busy; try again", 1000));
+           fail(v1::ERROR_SERVER_BUSY, "the server is busy; try again", 1000));
   }
 }
 
@@ -117,21 +117,21 @@ void ServerApp::on_violation(const std::shared_ptr<net::Connection>& connection,
   switch (violation) {
     case net::Violation::kFrameTooLarge:
       f = fail(
-          ErrorCode::kFrameTooLarge,
+          v1::ERROR_FRAME_TOO_LARGE,
           "a frame may have at most " + std::to_string(options_.net.max_frame_bytes) + " bytes");
       code = net::CloseCode::kTooBig;
       break;
     case net::Violation::kRateLimited:
-      f = fail(ErrorCode::kRateLimited,
+      f = fail(v1::ERROR_RATE_LIMITED,
                "more than " + std::to_string(static_cast<int>(options_.net.messages_per_second)) +
                    " messages a second",
                1000);
       break;
     case net::Violation::kTooManyConnections:
-      f = fail(ErrorCode::kTooManyConnections, "too many connections from your address", 10000);
+      f = fail(v1::ERROR_TOO_MANY_CONNECTIONS, "too many connections from your address", 10000);
       break;
     case net::Violation::kGreetingTimeout:
-      f = fail(ErrorCode::kHandshakeRequired, "no Hello in time");
+      f = fail(v1::ERROR_HANDSHAKE_REQUIRED, "no Hello in time");
       break;
     case net::Violation::kSlowReader:
       metrics_.slow_reader();
@@ -139,7 +139,7 @@ void ServerApp::on_violation(const std::shared_ptr<net::Connection>& connection,
   }
   metrics_.error(static_cast<int>(f.code));
   spdlog::info("event=limit_broken connection={} address={} code={}", connection->id(),
-               connection->address(), v1::ErrorCode_Name(static_cast<v1::ErrorCode>(f.code)));
+               connection->address(), v1::ErrorCode_Name(f.code));
   connection->close(code, f.message, dispatch::frame_of(dispatch::error_envelope(0, f)));
 }
 

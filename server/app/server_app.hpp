@@ -13,9 +13,8 @@
 #include "server/accounts/account_store.hpp"
 #include "server/accounts/accounts.hpp"
 #include "server/admin/admin_commands.hpp"
-#include "server/app/metrics.hpp"
-#include "server/app/sql_access.hpp"
-#include "server/app/task_queue.hpp"
+#include "server/base/metrics.hpp"
+#include "server/base/task_queue.hpp"
 #include "server/dispatch/clients.hpp"
 #include "server/dispatch/dispatcher.hpp"
 #include "server/dispatch/handlers.hpp"
@@ -26,6 +25,7 @@
 #include "server/net/network.hpp"
 #include "server/runtime/runtime.hpp"
 #include "server/store/match_store.hpp"
+#include "server/store/sql_access.hpp"
 
 namespace castra::server {
 
@@ -43,7 +43,7 @@ class ServerApp final : public net::Application, public dispatch::MatchLookup {
  public:
   // `sql` reaches the service thread's tables (accounts, sessions, chat). `runtime`: the
   // match runtime; null for the lobby-only stand-in.
-  ServerApp(AppOptions options, store::MatchStore& matches, SqlAccess& sql,
+  ServerApp(AppOptions options, store::MatchStore& matches, store::SqlAccess& sql,
             lobby::Scenarios scenarios, lobby::MatchRuntime* runtime,
             runtime::Runtime* play = nullptr);
   ~ServerApp() override;
@@ -70,7 +70,7 @@ class ServerApp final : public net::Application, public dispatch::MatchLookup {
   std::atomic<bool> stopping_{false};
   store::MatchStore& matches_;
   Metrics metrics_;
-  SqlAccess& sql_;
+  store::SqlAccess& sql_;
   accounts::AccountStore account_store_;
   lobby::ChatStore chat_store_;
   lobby::Scenarios scenarios_;

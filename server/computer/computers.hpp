@@ -11,7 +11,7 @@
 #include <mutex>
 #include <string>
 
-#include "server/app/task_queue.hpp"
+#include "server/base/task_queue.hpp"
 #include "server/computer/computer_player.hpp"
 #include "server/runtime/runtime.hpp"
 

@@ -23,7 +23,7 @@ constexpr std::size_t kMaxEntropy = 64;
 constexpr std::uint32_t kMaxListLimit = 100;
 
 Form invalid(std::string message) {
-  return fail(ErrorCode::kInvalidRequest, std::move(message));
+  return fail(v1::ERROR_INVALID_REQUEST, std::move(message));
 }
 
 Form entropy_form(const std::string& entropy) {
@@ -46,11 +46,11 @@ Form match_id_form(const std::string& id) {
 Form register_form(const Env& e) {
   const auto& r = e.register_account();
   if (!accounts::valid_account_name(r.name())) {
-    return fail(ErrorCode::kNameInvalid,
+    return fail(v1::ERROR_NAME_INVALID,
                 "a name is 3-24 letters, digits, '_' or '-', and not guest-...");
   }
   if (!accounts::valid_password(r.password())) {
-    return fail(ErrorCode::kPasswordInvalid, "a password is 8 to 256 bytes");
+    return fail(v1::ERROR_PASSWORD_INVALID, "a password is 8 to 256 bytes");
   }
   return std::nullopt;
 }
@@ -77,7 +77,7 @@ Form change_password_form(const Env& e) {
     return invalid("the old password is needed");
   }
   if (!accounts::valid_password(r.new_password())) {
-    return fail(ErrorCode::kPasswordInvalid, "a password is 8 to 256 bytes");
+    return fail(v1::ERROR_PASSWORD_INVALID, "a password is 8 to 256 bytes");
   }
   return std::nullopt;
 }
@@ -207,8 +207,8 @@ const std::vector<Route>& routes() {
       {Env::kUnmuteSpectator, "unmute_spectator", A::kAccount, M::kSeated,
        CASTRA_MATCH_ID(unmute_spectator), mute_form, &H::mute_spectator},
 
-      // kSeated, not kToAct: a repeated command must get its first answer even after the
-      // turn has passed; the runtime checks the turn (rule "match.turn") after that.
+      // Only the seat: a repeated command must get its first answer even after the turn has
+      // passed; the runtime checks the turn (rule "match.turn") after that.
       {Env::kSubmitCommand, "submit_command", A::kAccount, M::kSeated,
        CASTRA_MATCH_ID(submit_command), submit_form, &H::submit_command},
       {Env::kGetLegal, "get_legal", A::kAccount, M::kSeated, CASTRA_MATCH_ID(get_legal),
@@ -252,7 +252,7 @@ Dispatcher::Dispatcher(Clients& clients, MatchLookup& matches, Handlers& handler
 std::optional<Failure> Dispatcher::check_access(const Route& route, const Client& client) const {
   if (route.access == Access::kAnyone) return std::nullopt;
   if (!client.greeted) {
-    return fail(ErrorCode::kHandshakeRequired, "say Hello with your protocol version first");
+    return fail(v1::ERROR_HANDSHAKE_REQUIRED, "say Hello with your protocol version first");
   }
   switch (route.access) {
     case Access::kAnyone:
@@ -260,23 +260,23 @@ std::optional<Failure> Dispatcher::check_access(const Route& route, const Client
       return std::nullopt;
     case Access::kSigningIn:
       if (client.identity == Identity::kAccount) {
-        return fail(ErrorCode::kAlreadyAuthenticated, "already signed in; log out first");
+        return fail(v1::ERROR_ALREADY_AUTHENTICATED, "already signed in; log out first");
       }
       if (client.auth_pending) {
-        return fail(ErrorCode::kServerBusy, "a sign-in is already running on this connection", 500);
+        return fail(v1::ERROR_SERVER_BUSY, "a sign-in is already running on this connection", 500);
       }
       return std::nullopt;
     case Access::kIdentified:
       if (client.identity == Identity::kNone) {
-        return fail(ErrorCode::kNotAuthenticated, "log in (or as a guest) first");
+        return fail(v1::ERROR_NOT_AUTHENTICATED, "log in (or as a guest) first");
       }
       return std::nullopt;
     case Access::kAccount:
       if (client.identity == Identity::kNone) {
-        return fail(ErrorCode::kNotAuthenticated, "log in first");
+        return fail(v1::ERROR_NOT_AUTHENTICATED, "log in first");
       }
       if (client.identity == Identity::kGuest) {
-        return fail(ErrorCode::kGuestNotAllowed, "guests may watch; this needs an account");
+        return fail(v1::ERROR_GUEST_NOT_ALLOWED, "guests may watch; this needs an account");
       }
       return std::nullopt;
   }
@@ -287,18 +287,11 @@ std::optional<Failure> Dispatcher::check_match(const Route& route, Call& call) {
   if (route.match == MatchCheck::kNone) return std::nullopt;
   const std::string& id = route.match_id(call.request);
   call.match = matches_.find(id);
-  if (!call.match) return fail(ErrorCode::kMatchNotFound, "no match " + id);
+  if (!call.match) return fail(v1::ERROR_MATCH_NOT_FOUND, "no match " + id);
   if (route.match == MatchCheck::kExists) return std::nullopt;
   const auto side = lobby::seat_of(*call.match, call.client.account_id);
-  if (!side) return fail(ErrorCode::kNotSeated, "you have no seat in this match");
+  if (!side) return fail(v1::ERROR_NOT_SEATED, "you have no seat in this match");
   call.side = *side;
-  if (route.match == MatchCheck::kSeated) return std::nullopt;
-  if (call.match->status != lobby::kLive) {
-    return fail(ErrorCode::kMatchNotLive, "the match is " + call.match->status);
-  }
-  if (!lobby::to_act(*call.match, *side)) {
-    return fail(ErrorCode::kNotYourTurn, "it is not your side's turn to act");
-  }
   return std::nullopt;
 }
 
@@ -314,12 +307,12 @@ void Dispatcher::dispatch(std::uint64_t client_id, const v1::ClientEnvelope& req
 
   if (index < 0) {
     return reply.fail(
-        fail(ErrorCode::kUnknownMessage, "this server does not know that request (protocol " +
-                                             std::to_string(v1::PROTOCOL_MAJOR) + "." +
-                                             std::to_string(v1::PROTOCOL_MINOR) + ")"));
+        fail(v1::ERROR_UNKNOWN_MESSAGE, "this server does not know that request (protocol " +
+                                            std::to_string(v1::PROTOCOL_MAJOR) + "." +
+                                            std::to_string(v1::PROTOCOL_MINOR) + ")"));
   }
   if (request.request_id() == 0) {
-    return reply.fail(fail(ErrorCode::kInvalidRequest, "every request needs a request_id"));
+    return reply.fail(fail(v1::ERROR_INVALID_REQUEST, "every request needs a request_id"));
   }
   const Route& route = routes()[static_cast<std::size_t>(index)];
   Call call{*client, request, reply, std::nullopt, -1};

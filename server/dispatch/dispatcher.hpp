@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "proto/castra/v1/protocol.pb.h"
-#include "server/app/failure.hpp"
+#include "server/base/failure.hpp"
 #include "server/dispatch/clients.hpp"
 #include "server/dispatch/reply.hpp"
 #include "server/store/match_store.hpp"
@@ -30,7 +30,6 @@ enum class MatchCheck {
   kNone,
   kExists,  // the request's match_id names a match
   kSeated,  // ... in which the caller has a seat
-  kToAct,   // ... which is live, and the caller's side has to act
 };
 
 // One request on its way to its handler, with what the checks found.
@@ -39,7 +38,7 @@ struct Call {
   const castra::v1::ClientEnvelope& request;
   Reply reply;
   std::optional<store::MatchRow> match;  // MatchCheck other than kNone
-  int side = -1;                         // kSeated, kToAct: 0 for A, 1 for B
+  int side = -1;                         // kSeated: 0 for A, 1 for B
 };
 
 class Handlers;

@@ -23,24 +23,30 @@ int limit_or_default(std::uint32_t limit) {
   return limit == 0 ? kDefaultListLimit : static_cast<int>(limit);
 }
 
-v1::MatchStatus status_of(const std::string& status) {
-  if (status == lobby::kOpen) return v1::MATCH_OPEN;
-  if (status == lobby::kLive) return v1::MATCH_LIVE;
-  if (status == lobby::kFinished) return v1::MATCH_FINISHED;
-  if (status == lobby::kClosed) return v1::MATCH_CLOSED;
+v1::MatchStatus status_of(store::MatchStatus status) {
+  switch (status) {
+    case store::MatchStatus::kOpen:
+      return v1::MATCH_OPEN;
+    case store::MatchStatus::kLive:
+      return v1::MATCH_LIVE;
+    case store::MatchStatus::kFinished:
+      return v1::MATCH_FINISHED;
+    case store::MatchStatus::kClosed:
+      return v1::MATCH_CLOSED;
+  }
   return v1::MATCH_STATUS_UNSPECIFIED;
 }
 
-const char* status_text(v1::MatchStatus status) {
+store::MatchStatus status_from(v1::MatchStatus status) {
   switch (status) {
     case v1::MATCH_OPEN:
-      return lobby::kOpen;
+      return store::MatchStatus::kOpen;
     case v1::MATCH_LIVE:
-      return lobby::kLive;
+      return store::MatchStatus::kLive;
     case v1::MATCH_FINISHED:
-      return lobby::kFinished;
+      return store::MatchStatus::kFinished;
     default:
-      return lobby::kClosed;
+      return store::MatchStatus::kClosed;
   }
 }
 
@@ -110,7 +116,7 @@ v1::MatchSummary Handlers::summary(const store::MatchRow& row, std::int64_t view
     if (const auto side = lobby::seat_of(row, viewer)) {
       out.set_seated(true);
       out.set_my_side(*side == 0 ? v1::SIDE_A : v1::SIDE_B);
-      out.set_my_move(row.status == lobby::kLive && lobby::to_act(row, *side));
+      out.set_my_move(row.status == store::MatchStatus::kLive && lobby::to_act(row, *side));
     } else if (creator) {
       out.set_my_side(lobby::creator_side(settings) == 0 ? v1::SIDE_A : v1::SIDE_B);
     }
@@ -123,13 +129,13 @@ v1::MatchSummary Handlers::summary(const store::MatchRow& row, std::int64_t view
 void Handlers::hello(Call& call) {
   const auto& hello = call.request.hello();
   if (call.client.greeted) {
-    return call.reply.fail(fail(ErrorCode::kAlreadyGreeted, "Hello comes once per connection"));
+    return call.reply.fail(fail(v1::ERROR_ALREADY_GREETED, "Hello comes once per connection"));
   }
   if (hello.major() != static_cast<std::uint32_t>(v1::PROTOCOL_MAJOR)) {
     spdlog::info("event=version_refused connection={} client_major={} client=\"{}\"",
                  call.client.id, hello.major(), printable(hello.client()));
     return call.reply.fail_and_close(
-        fail(ErrorCode::kVersionUnsupported,
+        fail(v1::ERROR_VERSION_UNSUPPORTED,
              "this server speaks protocol " + std::to_string(v1::PROTOCOL_MAJOR) + ".x; you sent " +
                  std::to_string(hello.major()) + "." + std::to_string(hello.minor())),
         net::CloseCode::kProtocolError);
@@ -158,7 +164,7 @@ void Handlers::sign_in_reply(std::uint64_t client_id, const Reply& reply,
   if (client == nullptr) {
     // The connection left while its password was hashed: the new session is of no use.
     if (show_token) s_.accounts.logout(in.token_hash);
-    return reply.fail(fail(ErrorCode::kInternal, "the connection closed"));
+    return reply.fail(fail(v1::ERROR_INTERNAL, "the connection closed"));
   }
   s_.clients.sign_in(*client, Identity::kAccount, in.account_id, in.name, in.token_hash);
   spdlog::info("event=signed_in connection={} account={} name={}", client_id, in.account_id,
@@ -273,7 +279,7 @@ void Handlers::create_match(Call& call) {
 void Handlers::list_matches(Call& call) {
   const auto& r = call.request.list_matches();
   const auto rows =
-      s_.lobby.list(status_text(r.status()), r.ruleset(), limit_or_default(r.limit()));
+      s_.lobby.list(status_from(r.status()), r.ruleset(), limit_or_default(r.limit()));
   v1::ServerEnvelope e;
   auto* list = e.mutable_matches();
   for (const auto& row : rows)
@@ -340,15 +346,15 @@ void Handlers::subscribe_match(Call& call) {
   } else {
     if (!settings.spectators_allowed()) {
       return call.reply.fail(
-          fail(ErrorCode::kSpectatorsNotAllowed, "this match does not allow spectators"));
+          fail(v1::ERROR_SPECTATORS_NOT_ALLOWED, "this match does not allow spectators"));
     }
     if (!s_.lobby.invitation_ok(row, r.invitation_code())) {
       return call.reply.fail(
-          fail(ErrorCode::kBadInvitation, "this match needs its invitation code"));
+          fail(v1::ERROR_BAD_INVITATION, "this match needs its invitation code"));
     }
   }
   if (!call.client.rooms.count(row.id) && call.client.rooms.size() >= Clients::kMaxRoomsPerClient) {
-    return call.reply.fail(fail(ErrorCode::kInvalidRequest, "at most 32 matches at once"));
+    return call.reply.fail(fail(v1::ERROR_INVALID_REQUEST, "at most 32 matches at once"));
   }
   s_.clients.enter(call.client, row.id, member);
 
@@ -384,7 +390,7 @@ void Handlers::subscribe_match(Call& call) {
 void Handlers::unsubscribe_match(Call& call) {
   unwatch(call.client.id, call.request.unsubscribe_match().match_id());
   if (!s_.clients.leave(call.client, call.request.unsubscribe_match().match_id())) {
-    return call.reply.fail(fail(ErrorCode::kNotSubscribed, "not subscribed to that match"));
+    return call.reply.fail(fail(v1::ERROR_NOT_SUBSCRIBED, "not subscribed to that match"));
   }
   call.reply.ok(done_envelope());
 }
@@ -393,15 +399,15 @@ void Handlers::send_chat(Call& call) {
   const auto& r = call.request.send_chat();
   const auto member = s_.clients.member(call.client, r.match_id());
   if (!member) {
-    return call.reply.fail(fail(ErrorCode::kNotSubscribed, "subscribe to the match first"));
+    return call.reply.fail(fail(v1::ERROR_NOT_SUBSCRIBED, "subscribe to the match first"));
   }
   const bool player = member->role == v1::ROLE_PLAYER;
   if (r.channel() == v1::CHAT_PLAYERS && !player) {
-    return call.reply.fail(fail(ErrorCode::kNotSeated, "only the players write there"));
+    return call.reply.fail(fail(v1::ERROR_NOT_SEATED, "only the players write there"));
   }
   if (r.channel() == v1::CHAT_SPECTATORS && player) {
     return call.reply.fail(
-        fail(ErrorCode::kInvalidRequest, "players write in the players' channel"));
+        fail(v1::ERROR_INVALID_REQUEST, "players write in the players' channel"));
   }
   auto line = s_.lobby.post_chat(*call.match, static_cast<lobby::Channel>(r.channel()),
                                  call.client.account_id, call.client.name, r.text());
@@ -431,10 +437,10 @@ void Handlers::chat_history(Call& call) {
   const auto& r = call.request.chat_history();
   const auto member = s_.clients.member(call.client, r.match_id());
   if (!member) {
-    return call.reply.fail(fail(ErrorCode::kNotSubscribed, "subscribe to the match first"));
+    return call.reply.fail(fail(v1::ERROR_NOT_SUBSCRIBED, "subscribe to the match first"));
   }
   if (r.channel() == v1::CHAT_PLAYERS && member->role != v1::ROLE_PLAYER) {
-    return call.reply.fail(fail(ErrorCode::kNotSeated, "only the players read that channel"));
+    return call.reply.fail(fail(v1::ERROR_NOT_SEATED, "only the players read that channel"));
   }
   auto lines = s_.lobby.chat_history(r.match_id(), static_cast<lobby::Channel>(r.channel()),
                                      r.before_id(), limit_or_default(r.limit()));
@@ -458,14 +464,6 @@ void Handlers::mute_spectator(Call& call) {
   auto result = s_.lobby.mute(call.match->id, call.client.account_id, name, mute);
   if (!result) return call.reply.fail(result.failure());
   call.reply.ok(done_envelope());
-}
-
-void Handlers::not_implemented(Call& call) {
-  const auto* field =
-      call.request.GetDescriptor()->FindFieldByNumber(static_cast<int>(call.request.body_case()));
-  call.reply.fail(
-      fail(ErrorCode::kNotImplemented, std::string(field ? field->name() : "this request") +
-                                           " arrives with the match runtime (protocol 1, part 2)"));
 }
 
 // ---- Pushes and operators -------------------------------------------------------------------
@@ -504,7 +502,7 @@ void Handlers::announce_closed(const store::MatchRow& row, const std::string& te
 int Handlers::disconnect_account(std::int64_t account_id, ErrorCode code, const std::string& text) {
   v1::ServerEnvelope e;
   e.mutable_notice()->set_text(text);
-  e.mutable_notice()->set_code(static_cast<v1::ErrorCode>(code));
+  e.mutable_notice()->set_code(code);
   const auto frame = frame_of(e);
   int n = 0;
   for (Client* c : s_.clients.of_account(account_id)) {

@@ -67,7 +67,6 @@ class Handlers {
   // A connection has gone: its match observers stop, its seats count as away.
   void client_gone(std::uint64_t client_id);
   // Requests this build does not serve (the lobby-only mode): ERROR_NOT_IMPLEMENTED.
-  void not_implemented(Call& call);
 
   // Operators' actions (server/admin), also service thread.
   // Closes every connection of the account with a Notice; returns how many.

@@ -50,12 +50,12 @@ v1::ServerEnvelope done() {
 
 // A match-level refusal as the protocol's error.
 server::Failure failure_of(const rules::RuleError& e) {
-  if (e.rule == "match.draw") return fail(ErrorCode::kNoDrawOffer, e.message);
-  if (e.rule == "match.claim") return fail(ErrorCode::kClaimTooEarly, e.message);
+  if (e.rule == "match.draw") return fail(v1::ERROR_NO_DRAW_OFFER, e.message);
+  if (e.rule == "match.claim") return fail(v1::ERROR_CLAIM_TOO_EARLY, e.message);
   if (e.rule == "match.over" || e.rule == "match.closed" || e.rule == "match.not_started") {
-    return fail(ErrorCode::kMatchNotLive, e.message);
+    return fail(v1::ERROR_MATCH_NOT_LIVE, e.message);
   }
-  return fail(ErrorCode::kInternal, e.message);
+  return fail(v1::ERROR_INTERNAL, e.message);
 }
 
 runtime::MatchHost::Done answer(const Reply& reply) {
@@ -87,7 +87,7 @@ void Handlers::watch(Client& client, const store::MatchRow& row, std::optional<i
   if (s_.play == nullptr) return;
   auto host = s_.play->find(row.id);
   // An ended match out of memory comes back for its room: its last picture and its record.
-  if (!host && row.status == "finished") host = s_.play->load(row.id);
+  if (!host && row.status == store::MatchStatus::kFinished) host = s_.play->load(row.id);
   if (!host) return;
   // Counted in before the connection's previous watch is counted out: re-subscribing is not
   // leaving, and the room hears nothing of it.
@@ -142,7 +142,7 @@ void Handlers::submit_command(Call& call) {
     }
   }
   if (!host)
-    return call.reply.fail(fail(ErrorCode::kMatchNotLive, "this match is not being played"));
+    return call.reply.fail(fail(v1::ERROR_MATCH_NOT_LIVE, "this match is not being played"));
   match::Bytes32 salt{};
   randombytes_buf(salt.data(), salt.size());  // used only if the command seals something
   host->submit(side_of(call.side), static_cast<std::int64_t>(r.client_seq()), r.command(), salt,
@@ -156,7 +156,7 @@ void Handlers::submit_command(Call& call) {
 void Handlers::get_legal(Call& call) {
   auto host = host_of(call);
   if (!host)
-    return call.reply.fail(fail(ErrorCode::kMatchNotLive, "this match is not being played"));
+    return call.reply.fail(fail(v1::ERROR_MATCH_NOT_LIVE, "this match is not being played"));
   v1::ServerEnvelope e;
   auto* legal = e.mutable_legal();
   legal->set_match_id(call.match->id);
@@ -169,21 +169,21 @@ void Handlers::get_legal(Call& call) {
 void Handlers::resign(Call& call) {
   auto host = host_of(call);
   if (!host)
-    return call.reply.fail(fail(ErrorCode::kMatchNotLive, "this match is not being played"));
+    return call.reply.fail(fail(v1::ERROR_MATCH_NOT_LIVE, "this match is not being played"));
   host->resign(side_of(call.side), answer(call.reply));
 }
 
 void Handlers::offer_draw(Call& call) {
   auto host = host_of(call);
   if (!host)
-    return call.reply.fail(fail(ErrorCode::kMatchNotLive, "this match is not being played"));
+    return call.reply.fail(fail(v1::ERROR_MATCH_NOT_LIVE, "this match is not being played"));
   host->offer_draw(side_of(call.side), answer(call.reply));
 }
 
 void Handlers::answer_draw(Call& call) {
   auto host = host_of(call);
   if (!host)
-    return call.reply.fail(fail(ErrorCode::kMatchNotLive, "this match is not being played"));
+    return call.reply.fail(fail(v1::ERROR_MATCH_NOT_LIVE, "this match is not being played"));
   if (call.request.answer_draw().accept()) {
     host->accept_draw(side_of(call.side), answer(call.reply));
   } else {
@@ -194,17 +194,17 @@ void Handlers::answer_draw(Call& call) {
 void Handlers::claim_win(Call& call) {
   auto host = host_of(call);
   if (!host)
-    return call.reply.fail(fail(ErrorCode::kMatchNotLive, "this match is not being played"));
+    return call.reply.fail(fail(v1::ERROR_MATCH_NOT_LIVE, "this match is not being played"));
   host->claim_win(side_of(call.side), answer(call.reply));
 }
 
 void Handlers::export_record(Call& call) {
   auto host = loaded_host_of(call);
-  if (!host) return call.reply.fail(fail(ErrorCode::kMatchNotFound, "no record of that match"));
+  if (!host) return call.reply.fail(fail(v1::ERROR_MATCH_NOT_FOUND, "no record of that match"));
   auto record = host->record();
   if (!record) {
     return call.reply.fail(
-        fail(ErrorCode::kMatchNotLive, "the record is published when the match has ended"));
+        fail(v1::ERROR_MATCH_NOT_LIVE, "the record is published when the match has ended"));
   }
   v1::ServerEnvelope e;
   *e.mutable_record() = std::move(*record);
@@ -213,7 +213,7 @@ void Handlers::export_record(Call& call) {
 
 void Handlers::get_snapshot(Call& call) {
   auto host = loaded_host_of(call);
-  if (!host) return call.reply.fail(fail(ErrorCode::kMatchNotFound, "no record of that match"));
+  if (!host) return call.reply.fail(fail(v1::ERROR_MATCH_NOT_FOUND, "no record of that match"));
   rules::Viewer viewer = rules::Viewer::kEveryone;  // an ended match: its record is public
   if (!host->ended()) {
     const store::MatchRow row = host->row();
@@ -224,12 +224,12 @@ void Handlers::get_snapshot(Call& call) {
       viewer = rules::Viewer::kSideB;
     } else {
       return call.reply.fail(
-          fail(ErrorCode::kNotSeated, "a running match's past is shown to its players only"));
+          fail(v1::ERROR_NOT_SEATED, "a running match's past is shown to its players only"));
     }
   }
   auto snapshot = host->snapshot_at(viewer, call.request.get_snapshot().entry_count());
   if (!snapshot) {
-    return call.reply.fail(fail(ErrorCode::kInvalidRequest, snapshot.error().message));
+    return call.reply.fail(fail(v1::ERROR_INVALID_REQUEST, snapshot.error().message));
   }
   v1::ServerEnvelope e;
   *e.mutable_snapshot() = std::move(*snapshot);

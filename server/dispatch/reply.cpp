@@ -49,8 +49,8 @@ struct Reply::State {
   ~State() {
     if (!answered) {
       spdlog::error("event=unanswered_request request={} kind={}", request_id, kind);
-      send(error_envelope(request_id, server::fail(server::ErrorCode::kInternal,
-                                                   "the server lost this request")),
+      send(error_envelope(request_id,
+                          server::fail(v1::ERROR_INTERNAL, "the server lost this request")),
            std::nullopt);
     }
   }

@@ -9,8 +9,8 @@
 #include <memory>
 
 #include "proto/castra/v1/protocol.pb.h"
-#include "server/app/failure.hpp"
-#include "server/app/metrics.hpp"
+#include "server/base/failure.hpp"
+#include "server/base/metrics.hpp"
 #include "server/net/connection.hpp"
 
 namespace castra::dispatch {

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "server/app/sql_access.hpp"
+#include "server/store/sql_access.hpp"
 #include "server/store/sqlite.hpp"
 
 namespace castra::lobby {
@@ -27,7 +27,7 @@ struct ChatLine {
 
 class ChatStore {
  public:
-  explicit ChatStore(server::SqlAccess& sql) : sql_(sql) {}
+  explicit ChatStore(store::SqlAccess& sql) : sql_(sql) {}
   // Stores the line and gives it its id.
   store::Status add(ChatLine& line);
   // Lines before `before_id` (0: the newest), oldest first, at most `limit`.
@@ -42,7 +42,7 @@ class ChatStore {
                               store::Status* status);
 
  private:
-  server::SqlAccess& sql_;
+  store::SqlAccess& sql_;
 };
 
 }  // namespace castra::lobby

@@ -48,11 +48,11 @@ std::string random_invitation_code() {
 
 Failure storage_failure(const store::Status& s, const char* what) {
   spdlog::error("event=match_store_failed what={} code={} error=\"{}\"", what, s.code, s.message);
-  return fail(ErrorCode::kInternal, "the match database failed; try again");
+  return fail(v1::ERROR_INTERNAL, "the match database failed; try again");
 }
 
 Failure busy() {
-  return fail(ErrorCode::kServerBusy, "this match is being changed; try again", 200);
+  return fail(v1::ERROR_SERVER_BUSY, "this match is being changed; try again", 200);
 }
 
 }  // namespace
@@ -81,38 +81,38 @@ Result<castra::v1::MatchSettings> normalized_settings(castra::v1::MatchSettings 
       if (tc->disconnect_grace_seconds() == 0)
         tc->set_disconnect_grace_seconds(kDefaultGraceSeconds);
       if (tc->seconds_per_move() < 30 || tc->seconds_per_move() > 7200) {
-        return fail(ErrorCode::kInvalidRequest, "a live match gives 30 s to 2 h per move");
+        return fail(v1::ERROR_INVALID_REQUEST, "a live match gives 30 s to 2 h per move");
       }
       if (tc->disconnect_grace_seconds() < 10 || tc->disconnect_grace_seconds() > 3600) {
-        return fail(ErrorCode::kInvalidRequest, "the disconnect grace is 10 s to 1 h");
+        return fail(v1::ERROR_INVALID_REQUEST, "the disconnect grace is 10 s to 1 h");
       }
       break;
     case castra::v1::TimeControl::CORRESPONDENCE:
       if (tc->seconds_per_move() == 0) tc->set_seconds_per_move(kDefaultCorrespondenceSeconds);
       tc->set_disconnect_grace_seconds(0);
       if (tc->seconds_per_move() < 3600 || tc->seconds_per_move() > 14 * 24 * 3600) {
-        return fail(ErrorCode::kInvalidRequest,
+        return fail(v1::ERROR_INVALID_REQUEST,
                     "a correspondence match gives 1 h to 14 days per move");
       }
       break;
     default:
-      return fail(ErrorCode::kInvalidRequest, "unknown time control");
+      return fail(v1::ERROR_INVALID_REQUEST, "unknown time control");
   }
   if (s.spectator_delay_turns() > kMaxSpectatorDelay) {
-    return fail(ErrorCode::kInvalidRequest, "spectators may be at most 20 turns behind");
+    return fail(v1::ERROR_INVALID_REQUEST, "spectators may be at most 20 turns behind");
   }
   if (s.creator_side() != castra::v1::SIDE_A && s.creator_side() != castra::v1::SIDE_B) {
-    return fail(ErrorCode::kInvalidRequest, "unknown side");
+    return fail(v1::ERROR_INVALID_REQUEST, "unknown side");
   }
   if (!castra::v1::ComputerStrength_IsValid(s.computer())) {
-    return fail(ErrorCode::kInvalidRequest, "unknown computer strength");
+    return fail(v1::ERROR_INVALID_REQUEST, "unknown computer strength");
   }
   s.clear_invitation_code();
   return s;
 }
 
 Lobby::Lobby(store::MatchStore& matches, const Scenarios& scenarios, ChatStore& chat,
-             MatchRuntime& runtime, server::SqlAccess& sql, Post to_service, LobbyOptions options,
+             MatchRuntime& runtime, store::SqlAccess& sql, Post to_service, LobbyOptions options,
              server::Metrics* metrics)
     : matches_(matches),
       scenarios_(scenarios),
@@ -139,7 +139,7 @@ Result<Created> Lobby::create(std::int64_t account, const std::string& scenario_
                               castra::v1::MatchSettings asked, bool is_private) {
   const ScenarioEntry* scenario = scenarios_.find(scenario_name);
   if (scenario == nullptr) {
-    return fail(ErrorCode::kScenarioNotFound, "no scenario named " + scenario_name);
+    return fail(v1::ERROR_SCENARIO_NOT_FOUND, "no scenario named " + scenario_name);
   }
   auto settings = normalized_settings(std::move(asked));
   if (!settings) return settings.failure();
@@ -157,7 +157,7 @@ Result<Created> Lobby::create(std::int64_t account, const std::string& scenario_
   });
   if (!counted.ok()) return storage_failure(counted, "count_open");
   if (open >= options_.max_open_matches_per_account) {
-    return fail(ErrorCode::kTooManyMatches,
+    return fail(v1::ERROR_TOO_MANY_MATCHES,
                 "you have " + std::to_string(open) + " open matches; withdraw one first");
   }
 
@@ -183,7 +183,7 @@ Result<Created> Lobby::create(std::int64_t account, const std::string& scenario_
   row.scenario_name = scenario->name;
   row.scenario = scenario->bytes;
   settings->SerializeToString(&row.settings);
-  row.status = kOpen;
+  row.status = MatchStatus::kOpen;
   row.dice_commitment = std::string(match::as_view(commitment));
   row.creator = account;
   row.created_ms = row.updated_ms = now_ms();
@@ -200,7 +200,7 @@ Result<Created> Lobby::create(std::int64_t account, const std::string& scenario_
   return out;
 }
 
-std::vector<store::MatchRow> Lobby::list(const std::string& status, const std::string& ruleset,
+std::vector<store::MatchRow> Lobby::list(MatchStatus status, const std::string& ruleset,
                                          int limit) {
   // Private matches, open ones whose creator has not sat down, and open ones against the
   // computer (nobody else may join them) are filtered out after the store's limit, so ask for
@@ -214,8 +214,9 @@ std::vector<store::MatchRow> Lobby::list(const std::string& status, const std::s
     if (!ruleset.empty() && r.ruleset != ruleset) continue;
     const castra::v1::MatchSettings settings = settings_of(r);
     if (!settings.invitation_code().empty()) continue;
-    if (r.status == kOpen && !r.player_a && !r.player_b) continue;
-    if (r.status == kOpen && settings.computer() != castra::v1::COMPUTER_NONE) continue;
+    if (r.status == MatchStatus::kOpen && !r.player_a && !r.player_b) continue;
+    if (r.status == MatchStatus::kOpen && settings.computer() != castra::v1::COMPUTER_NONE)
+      continue;
     out.push_back(std::move(r));
     if (static_cast<int>(out.size()) >= limit) break;
   }
@@ -229,7 +230,7 @@ std::vector<store::MatchRow> Lobby::mine(std::int64_t account, int limit) {
   }
   auto my_move = [account](const store::MatchRow& r) {
     const auto side = seat_of(r, account);
-    return r.status == kLive && side && to_act(r, *side);
+    return r.status == MatchStatus::kLive && side && to_act(r, *side);
   };
   std::stable_sort(rows.begin(), rows.end(),
                    [&](const auto& x, const auto& y) { return my_move(x) && !my_move(y); });
@@ -257,13 +258,14 @@ bool Lobby::invitation_ok(const store::MatchRow& row, const std::string& code) c
 void Lobby::provide_entropy(std::int64_t account, const std::string& match_id,
                             const std::string& entropy, RowDone done) {
   auto row = find(match_id);
-  if (!row) return done(fail(ErrorCode::kMatchNotFound, "no match " + match_id));
+  if (!row) return done(fail(v1::ERROR_MATCH_NOT_FOUND, "no match " + match_id));
   if (!row->creator || *row->creator != account) {
-    return done(fail(ErrorCode::kNotSeated, "only the match's creator gives entropy this way"));
+    return done(fail(v1::ERROR_NOT_SEATED, "only the match's creator gives entropy this way"));
   }
-  if (row->status != kOpen) return done(fail(ErrorCode::kMatchNotOpen, "the match has begun"));
+  if (row->status != MatchStatus::kOpen)
+    return done(fail(v1::ERROR_MATCH_NOT_OPEN, "the match has begun"));
   if (seat_of(*row, account)) {
-    return done(fail(ErrorCode::kEntropyAlreadyGiven, "your entropy is already in"));
+    return done(fail(v1::ERROR_ENTROPY_ALREADY_GIVEN, "your entropy is already in"));
   }
   seat(*row, creator_side(settings_of(*row)), account, entropy, std::move(done));
 }
@@ -271,21 +273,22 @@ void Lobby::provide_entropy(std::int64_t account, const std::string& match_id,
 void Lobby::join(std::int64_t account, const std::string& match_id, const std::string& code,
                  const std::string& entropy, RowDone done) {
   auto row = find(match_id);
-  if (!row) return done(fail(ErrorCode::kMatchNotFound, "no match " + match_id));
+  if (!row) return done(fail(v1::ERROR_MATCH_NOT_FOUND, "no match " + match_id));
   if (!invitation_ok(*row, code)) {
-    return done(fail(ErrorCode::kBadInvitation, "this match needs its invitation code"));
+    return done(fail(v1::ERROR_BAD_INVITATION, "this match needs its invitation code"));
   }
-  if (row->status != kOpen) return done(fail(ErrorCode::kMatchNotOpen, "the match has begun"));
+  if (row->status != MatchStatus::kOpen)
+    return done(fail(v1::ERROR_MATCH_NOT_OPEN, "the match has begun"));
   if (settings_of(*row).computer() != castra::v1::COMPUTER_NONE) {
-    return done(fail(ErrorCode::kMatchFull, "this match is against the computer"));
+    return done(fail(v1::ERROR_MATCH_FULL, "this match is against the computer"));
   }
   if ((row->creator && *row->creator == account) || seat_of(*row, account)) {
-    return done(fail(ErrorCode::kAlreadySeated, "this is your own match"));
+    return done(fail(v1::ERROR_ALREADY_SEATED, "this is your own match"));
   }
   if (!row->player_a && !row->player_b) {
-    return done(fail(ErrorCode::kMatchNotOpen, "the creator has not taken his seat yet"));
+    return done(fail(v1::ERROR_MATCH_NOT_OPEN, "the creator has not taken his seat yet"));
   }
-  if (row->player_a && row->player_b) return done(fail(ErrorCode::kMatchFull, "no free seat"));
+  if (row->player_a && row->player_b) return done(fail(v1::ERROR_MATCH_FULL, "no free seat"));
   seat(*row, row->player_a ? 1 : 0, account, entropy, std::move(done));
 }
 
@@ -301,7 +304,7 @@ void Lobby::seat(const store::MatchRow& row, int side, std::int64_t account,
                     if (!s.ok()) return done(storage_failure(s, "seat"));
                     spdlog::info("event=seated match={} a={} b={} status={}", id,
                                  seated.player_a.value_or(0), seated.player_b.value_or(0),
-                                 seated.status);
+                                 store::status_name(seated.status));
                     refresh_counts();
                     done(seated);
                   });
@@ -310,22 +313,22 @@ void Lobby::seat(const store::MatchRow& row, int side, std::int64_t account,
 
 void Lobby::leave(std::int64_t account, const std::string& match_id, RowDone done) {
   auto row = find(match_id);
-  if (!row) return done(fail(ErrorCode::kMatchNotFound, "no match " + match_id));
+  if (!row) return done(fail(v1::ERROR_MATCH_NOT_FOUND, "no match " + match_id));
   const bool creator = row->creator && *row->creator == account;
   if (!creator && !seat_of(*row, account)) {
-    return done(fail(ErrorCode::kNotSeated, "you have no seat in this match"));
+    return done(fail(v1::ERROR_NOT_SEATED, "you have no seat in this match"));
   }
-  if (row->status != kOpen || !creator) {
-    return done(fail(ErrorCode::kMatchNotOpen, "the match has begun; resign instead"));
+  if (row->status != MatchStatus::kOpen || !creator) {
+    return done(fail(v1::ERROR_MATCH_NOT_OPEN, "the match has begun; resign instead"));
   }
   end(*row, "withdrawn by its creator", std::move(done));
 }
 
 void Lobby::end_by_operator(const std::string& match_id, const std::string& reason, RowDone done) {
   auto row = find(match_id);
-  if (!row) return done(fail(ErrorCode::kMatchNotFound, "no match " + match_id));
-  if (row->status == kFinished || row->status == kClosed) {
-    return done(fail(ErrorCode::kMatchNotOpen, "the match has already ended"));
+  if (!row) return done(fail(v1::ERROR_MATCH_NOT_FOUND, "no match " + match_id));
+  if (row->status == MatchStatus::kFinished || row->status == MatchStatus::kClosed) {
+    return done(fail(v1::ERROR_MATCH_NOT_OPEN, "the match has already ended"));
   }
   end(*row, reason, std::move(done));
 }
@@ -396,12 +399,12 @@ void Lobby::refresh_counts() {
     store::Statement q = db.prepare("SELECT status, count(*) FROM matches GROUP BY status", &st);
     if (!st.ok()) return st;
     while (q.step(&st)) {
-      const std::string status = q.column_text(0);
+      const auto status = store::status_from_name(q.column_text(0));
       const std::int64_t n = q.column_int(1);
-      if (status == kOpen) open = n;
-      if (status == kLive) live = n;
-      if (status == kFinished) finished = n;
-      if (status == kClosed) closed = n;
+      if (status == MatchStatus::kOpen) open = n;
+      if (status == MatchStatus::kLive) live = n;
+      if (status == MatchStatus::kFinished) finished = n;
+      if (status == MatchStatus::kClosed) closed = n;
     }
     return st;
   });

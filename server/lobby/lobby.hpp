@@ -13,13 +13,13 @@
 #include <vector>
 
 #include "proto/castra/v1/match.pb.h"
-#include "server/app/failure.hpp"
-#include "server/app/metrics.hpp"
-#include "server/app/sql_access.hpp"
+#include "server/base/failure.hpp"
+#include "server/base/metrics.hpp"
 #include "server/lobby/chat_store.hpp"
 #include "server/lobby/match_runtime.hpp"
 #include "server/lobby/scenarios.hpp"
 #include "server/store/match_store.hpp"
+#include "server/store/sql_access.hpp"
 
 namespace castra::lobby {
 
@@ -29,11 +29,7 @@ struct LobbyOptions {
   int max_open_matches_per_account = 10;
 };
 
-// The row's status strings (migrations/0002_matches.sql).
-inline constexpr const char* kOpen = "open";
-inline constexpr const char* kLive = "live";
-inline constexpr const char* kFinished = "finished";
-inline constexpr const char* kClosed = "closed";
+using store::MatchStatus;
 
 struct Created {
   store::MatchRow row;
@@ -57,15 +53,14 @@ bool well_formed_match_id(const std::string& id);
 class Lobby {
  public:
   Lobby(store::MatchStore& matches, const Scenarios& scenarios, ChatStore& chat,
-        MatchRuntime& runtime, server::SqlAccess& sql, Post to_service, LobbyOptions options,
+        MatchRuntime& runtime, store::SqlAccess& sql, Post to_service, LobbyOptions options,
         server::Metrics* metrics);
 
   using RowDone = std::function<void(server::Result<store::MatchRow>)>;
 
   server::Result<Created> create(std::int64_t account, const std::string& scenario,
                                  castra::v1::MatchSettings settings, bool is_private);
-  std::vector<store::MatchRow> list(const std::string& status, const std::string& ruleset,
-                                    int limit);
+  std::vector<store::MatchRow> list(MatchStatus status, const std::string& ruleset, int limit);
   // The account's matches, those where it has to act first, then the newest.
   std::vector<store::MatchRow> mine(std::int64_t account, int limit);
   // nullopt when there is none (or the store failed: logged).
@@ -106,7 +101,7 @@ class Lobby {
   const Scenarios& scenarios_;
   ChatStore& chat_;
   MatchRuntime& runtime_;
-  server::SqlAccess& sql_;
+  store::SqlAccess& sql_;
   Post to_service_;
   LobbyOptions options_;
   server::Metrics* metrics_;

@@ -25,7 +25,7 @@ void LobbyOnlyRuntime::seat(const store::MatchRow& row, int side, std::int64_t a
   store::MatchRow next = row;
   (side == 0 ? next.player_a : next.player_b) = account;
   (side == 0 ? secrets->entropy_a : secrets->entropy_b) = entropy;
-  if (next.player_a && next.player_b) next.status = "live";
+  if (next.player_a && next.player_b) next.status = store::MatchStatus::kLive;
   next.updated_ms = now_ms();
   store::AppendRequest request;
   request.match_id = row.id;
@@ -38,7 +38,7 @@ void LobbyOnlyRuntime::seat(const store::MatchRow& row, int side, std::int64_t a
 
 void LobbyOnlyRuntime::end(const store::MatchRow& row, const std::string&, Done done) {
   store::MatchRow next = row;
-  next.status = "closed";
+  next.status = store::MatchStatus::kClosed;
   next.to_act.clear();
   next.deadline_a_ms.reset();
   next.deadline_b_ms.reset();

@@ -321,18 +321,18 @@ void MatchHost::fill_row() {
   const rules::Acting act = match_->acting();
   row_.to_act = std::string(act.a ? "A" : "") + (act.b ? "B" : "");
   if (auto o = match_->outcome()) {
-    row_.status = aborted_ ? "closed" : "finished";
+    row_.status = aborted_ ? store::MatchStatus::kClosed : store::MatchStatus::kFinished;
     v1::Outcome p;
     wire::outcome_to_proto(*o, &p);
     row_.outcome = p.SerializeAsString();
     row_.deadline_a_ms.reset();
     row_.deadline_b_ms.reset();
   } else if (closed_) {
-    row_.status = "closed";
+    row_.status = store::MatchStatus::kClosed;
   } else if (match_->seated(Side::kA) && match_->seated(Side::kB)) {
-    row_.status = "live";
+    row_.status = store::MatchStatus::kLive;
   } else {
-    row_.status = "open";
+    row_.status = store::MatchStatus::kOpen;
   }
   row_.updated_ms = clock_.now_ms();
 }

@@ -18,13 +18,14 @@
 
 #include "common/wire/any_match.hpp"
 #include "proto/castra/v1/match.pb.h"
-#include "server/runtime/clock.hpp"
+#include "server/base/clock.hpp"
 #include "server/store/match_store.hpp"
 
 namespace castra::runtime {
 
 using rules::Side;
 using rules::Viewer;
+using server::Clock;
 
 // A seated side came or went: told to the match's subscribers, in order with its updates.
 struct Presence {

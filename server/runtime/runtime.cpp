@@ -56,7 +56,7 @@ rules::Checked<std::shared_ptr<MatchHost>> Runtime::create(const store::MatchRow
   store::MatchRow row = given;
   row.ruleset = m->ruleset();
   row.rules_version = m->rules_version();
-  row.status = "open";
+  row.status = store::MatchStatus::kOpen;
   row.dice_commitment = std::string(match::as_view(m->dice_commitment()));
   if (row.created_ms == 0) row.created_ms = clock_.now_ms();
   row.updated_ms = clock_.now_ms();

@@ -10,11 +10,22 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "server/store/sqlite.hpp"
 
 namespace castra::store {
+
+// Where a match is in its life; stored as the matches.status column's words.
+enum class MatchStatus : std::uint8_t {
+  kOpen,      // waiting for its players
+  kLive,      // both seats taken
+  kFinished,  // ended with an outcome
+  kClosed,    // ended without one (withdrawn, aborted, or a log that did not replay)
+};
+std::string_view status_name(MatchStatus status);  // "open", "live", "finished", "closed"
+std::optional<MatchStatus> status_from_name(std::string_view name);
 
 struct MatchRow {
   std::string id;
@@ -23,7 +34,7 @@ struct MatchRow {
   std::string scenario_name;
   std::string scenario;  // castra.v1.ScenarioFile bytes
   std::string settings;  // castra.v1.MatchSettings bytes
-  std::string status;    // "open", "live", "finished", "closed"
+  MatchStatus status = MatchStatus::kOpen;
   std::string dice_commitment;
   std::optional<std::int64_t> creator, player_a, player_b;
   std::string to_act;
@@ -87,8 +98,7 @@ class MatchStore {
   virtual Status update_match(const MatchRow& row) = 0;
   virtual Status find_match(const std::string& id, std::optional<MatchRow>* row) = 0;
   // Matches by status, most recently updated first (the lobby's lists); limit < 0: all.
-  virtual Status list_matches(const std::string& status, int limit,
-                              std::vector<MatchRow>* rows) = 0;
+  virtual Status list_matches(MatchStatus status, int limit, std::vector<MatchRow>* rows) = 0;
   // Matches the account created or plays in, most recently updated first; limit < 0: all.
   virtual Status matches_of_player(std::int64_t account, int limit,
                                    std::vector<MatchRow>* rows) = 0;

@@ -9,7 +9,7 @@ namespace castra::store {
 Status recover_matches(MatchStore& store, const ReplayCheck& replay, std::int64_t now_ms,
                        Recovery* recovery) {
   *recovery = Recovery{};
-  for (const char* status : {"live", "open"}) {
+  for (MatchStatus status : {MatchStatus::kLive, MatchStatus::kOpen}) {
     std::vector<MatchRow> rows;
     if (Status s = store.list_matches(status, -1, &rows); !s.ok()) return s;
     for (MatchRow& row : rows) {
@@ -28,7 +28,7 @@ Status recover_matches(MatchStore& store, const ReplayCheck& replay, std::int64_
           row.id, row.ruleset, row.rules_version, log.size(),
           snapshot ? std::to_string(snapshot->entry_count) : std::string("none"));
       MatchRow closed = row;
-      closed.status = "closed";
+      closed.status = MatchStatus::kClosed;
       closed.updated_ms = now_ms;
       if (Status s = store.update_match(closed); !s.ok()) return s;
       recovery->closed.push_back(std::move(row));

@@ -10,6 +10,28 @@
 
 namespace castra::store {
 
+std::string_view status_name(MatchStatus status) {
+  switch (status) {
+    case MatchStatus::kOpen:
+      return "open";
+    case MatchStatus::kLive:
+      return "live";
+    case MatchStatus::kFinished:
+      return "finished";
+    case MatchStatus::kClosed:
+      return "closed";
+  }
+  return "closed";
+}
+
+std::optional<MatchStatus> status_from_name(std::string_view name) {
+  for (MatchStatus s :
+       {MatchStatus::kOpen, MatchStatus::kLive, MatchStatus::kFinished, MatchStatus::kClosed}) {
+    if (status_name(s) == name) return s;
+  }
+  return std::nullopt;
+}
+
 namespace {
 
 // Every statement is prepared once per connection (Db::statement) and reused.
@@ -100,7 +122,8 @@ MatchRow match_from(const Statement& q) {
   row.scenario_name = q.column_text(3);
   row.scenario = q.column_blob(4);
   row.settings = q.column_blob(5);
-  row.status = q.column_text(6);
+  // A word this build does not know is no state to play on: the row is shown as closed.
+  row.status = status_from_name(q.column_text(6)).value_or(MatchStatus::kClosed);
   row.dice_commitment = q.column_blob(7);
   row.creator = optional_int(q, 8);
   row.player_a = optional_int(q, 9);
@@ -120,7 +143,9 @@ Status insert_match(Db& db, const MatchRow& row, const Secrets& secrets) {
     Lease st = db.statement(kInsertMatch, &s);
     if (!s.ok()) return s;
     st->bind(1, row.id).bind(2, row.ruleset).bind(3, row.rules_version).bind(4, row.scenario_name);
-    st->bind_blob(5, row.scenario).bind_blob(6, row.settings).bind(7, row.status);
+    st->bind_blob(5, row.scenario)
+        .bind_blob(6, row.settings)
+        .bind(7, std::string(status_name(row.status)));
     st->bind_blob(8, row.dice_commitment);
     bind_optional(*st, 9, row.creator);
     bind_optional(*st, 10, row.player_a);
@@ -144,7 +169,7 @@ Status write_match_update(Db& db, const MatchRow& row) {
   Status s;
   Lease st = db.statement(kUpdateMatch, &s);
   if (!s.ok()) return s;
-  st->bind(1, row.id).bind_blob(2, row.settings).bind(3, row.status);
+  st->bind(1, row.id).bind_blob(2, row.settings).bind(3, std::string(status_name(row.status)));
   bind_optional(*st, 4, row.player_a);
   bind_optional(*st, 5, row.player_b);
   st->bind(6, row.to_act);
@@ -316,11 +341,13 @@ Status SqliteMatchStore::find_match(const std::string& id, std::optional<MatchRo
   });
 }
 
-Status SqliteMatchStore::list_matches(const std::string& status, int limit,
-                                      std::vector<MatchRow>* rows) {
+Status SqliteMatchStore::list_matches(MatchStatus status, int limit, std::vector<MatchRow>* rows) {
   return read([&](Db& db) {
     return list_by(
-        db, kListMatches, [&](Statement& q) { q.bind(1, status).bind(2, std::int64_t{limit}); },
+        db, kListMatches,
+        [&](Statement& q) {
+          q.bind(1, std::string(status_name(status))).bind(2, std::int64_t{limit});
+        },
         rows);
   });
 }

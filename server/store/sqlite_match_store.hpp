@@ -32,7 +32,7 @@ class SqliteMatchStore final : public MatchStore {
   Status create_match(const MatchRow& row, const Secrets& secrets) override;
   Status update_match(const MatchRow& row) override;
   Status find_match(const std::string& id, std::optional<MatchRow>* row) override;
-  Status list_matches(const std::string& status, int limit, std::vector<MatchRow>* rows) override;
+  Status list_matches(MatchStatus status, int limit, std::vector<MatchRow>* rows) override;
   Status matches_of_player(std::int64_t account, int limit, std::vector<MatchRow>* rows) override;
 
   void append(AppendRequest request, std::function<void(Status)> done) override;

@@ -29,7 +29,7 @@ Played play_once(int orders_extra) {
   Played out;
   const std::string dir = castra::testing::make_temp_dir("castra-computer-inputs");
   auto sqlite = open_store(dir + "/castra.db");
-  runtime::ManualClock clock(1'700'000'000'000);
+  server::ManualClock clock(1'700'000'000'000);
   server::TaskQueue runtime_queue("runtime", 1, 4096);
   runtime::Runtime runtime(*sqlite, clock, posted_to(runtime_queue));
   std::mutex mu;

@@ -16,7 +16,7 @@
 #include <sstream>
 #include <string>
 
-#include "server/app/task_queue.hpp"
+#include "server/base/task_queue.hpp"
 #include "server/computer/computers.hpp"
 #include "server/runtime/runtime.hpp"
 #include "server/store/sqlite_match_store.hpp"

@@ -42,7 +42,7 @@ class ComputerOpponentTest : public ::testing::Test {
 
   std::string dir_;
   std::unique_ptr<store::SqliteMatchStore> store_;
-  runtime::ManualClock clock_;
+  server::ManualClock clock_;
   server::TaskQueue queue_{"runtime", 1, 4096};
   castra::testing::Picker picker_;
   std::int64_t seq_ = 0;
@@ -55,10 +55,10 @@ TEST_F(ComputerOpponentTest, TakesTheFreeSideAtOnceAndTheMatchGoesLiveWithTheCre
   computers.play(host);
   EXPECT_TRUE(host->seated(Side::kB));
   EXPECT_FALSE(host->seated(Side::kA));
-  EXPECT_EQ(host->row().status, "open");
+  EXPECT_EQ(host->row().status, store::MatchStatus::kOpen);
   EXPECT_FALSE(host->row().player_b.has_value()) << "the computer has no account";
   EXPECT_FALSE(wait([&](auto d) { host->seat(Side::kA, 7, "entropy", d); }));
-  EXPECT_EQ(host->row().status, "live");
+  EXPECT_EQ(host->row().status, store::MatchStatus::kLive);
   EXPECT_EQ(computers.playing(), 1u);
 }
 

@@ -60,7 +60,7 @@ class FaultyStore final : public store::MatchStore {
   store::Status find_match(const std::string& id, std::optional<store::MatchRow>* r) override {
     return inner_.find_match(id, r);
   }
-  store::Status list_matches(const std::string& st, int n,
+  store::Status list_matches(store::MatchStatus st, int n,
                              std::vector<store::MatchRow>* r) override {
     return inner_.list_matches(st, n, r);
   }
@@ -177,19 +177,19 @@ class RuntimeTest : public ::testing::Test {
   std::string path_;
   std::unique_ptr<store::SqliteMatchStore> sqlite_;
   FaultyStore store_;
-  ManualClock clock_;
+  server::ManualClock clock_;
   Runtime runtime_;
   int next_ = 0;
 };
 
 TEST_F(RuntimeTest, AMatchIsOpenUntilBothSeatsAreTakenThenLive) {
   auto host = create();
-  EXPECT_EQ(row(host->id())->status, "open");
+  EXPECT_EQ(row(host->id())->status, store::MatchStatus::kOpen);
   EXPECT_FALSE(wait([&](auto d) { host->seat(Side::kA, 1, "a", d); }));
-  EXPECT_EQ(row(host->id())->status, "open");
+  EXPECT_EQ(row(host->id())->status, store::MatchStatus::kOpen);
   EXPECT_FALSE(wait([&](auto d) { host->seat(Side::kB, 2, "b", d); }));
   const auto stored = row(host->id());
-  EXPECT_EQ(stored->status, "live");
+  EXPECT_EQ(stored->status, store::MatchStatus::kLive);
   EXPECT_EQ(stored->player_a, 1);
   EXPECT_EQ(stored->player_b, 2);
   EXPECT_EQ(stored->to_act, "A");  // side A deploys first in the training battle
@@ -259,7 +259,7 @@ TEST_F(RuntimeTest, AMissedDeadlineForfeitsTheMatch) {
   ASSERT_TRUE(store_.flush().ok());
   ASSERT_TRUE(host->ended());
   const auto stored = row(host->id());
-  EXPECT_EQ(stored->status, "finished");
+  EXPECT_EQ(stored->status, store::MatchStatus::kFinished);
   v1::Outcome outcome;
   ASSERT_TRUE(outcome.ParseFromString(*stored->outcome));
   EXPECT_EQ(outcome.kind(), v1::Outcome::WIN_B);
@@ -376,7 +376,7 @@ TEST_F(RuntimeTest, RecoveryClosesAMatchWhoseLogDoesNotReplay) {
   }
   Runtime restarted(store_, clock_);
   EXPECT_EQ(restarted.recover(), 0u);
-  EXPECT_EQ(row(host->id())->status, "closed");
+  EXPECT_EQ(row(host->id())->status, store::MatchStatus::kClosed);
 }
 
 TEST_F(RuntimeTest, AnEndedMatchNobodyWatchesLeavesMemoryAndComesBackFromTheStore) {

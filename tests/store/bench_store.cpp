@@ -53,7 +53,7 @@ MatchRow bench_match(const std::string& id) {
   row.scenario_name = "optio/training";
   row.scenario = std::string(2000, 's');
   row.settings = std::string(40, 'x');
-  row.status = "live";
+  row.status = store::MatchStatus::kLive;
   row.dice_commitment = std::string(32, 'c');
   return row;
 }

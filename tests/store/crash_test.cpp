@@ -264,10 +264,11 @@ class StoreCrashTest : public ::testing::Test {
 
     // Nothing was applied twice, and every match replays, finished ones included.
     std::size_t commands = 0;
-    for (const char* status : {"open", "live", "finished", "closed"}) {
+    for (MatchStatus status :
+         {MatchStatus::kOpen, MatchStatus::kLive, MatchStatus::kFinished, MatchStatus::kClosed}) {
       std::vector<MatchRow> rows;
       ASSERT_TRUE(store->list_matches(status, -1, &rows).ok());
-      EXPECT_TRUE(std::string(status) != "closed" || rows.empty()) << "a match was closed";
+      EXPECT_TRUE(status != MatchStatus::kClosed || rows.empty()) << "a match was closed";
       for (const MatchRow& row : rows) {
         std::optional<Secrets> secrets;
         std::optional<Snapshot> snapshot;

@@ -37,7 +37,7 @@ class DatabaseDamageTest : public ::testing::Test {
       row.ruleset = "toy";
       row.rules_version = "toy-1";
       row.scenario_name = "toy/race";
-      row.status = "live";
+      row.status = store::MatchStatus::kLive;
       ASSERT_TRUE(store->create_match(row, Secrets{std::string(32, 's'), {}, {}}).ok());
       for (std::uint32_t i = 0; i < 40; ++i) {
         AppendRequest request;

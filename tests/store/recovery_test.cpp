@@ -180,7 +180,7 @@ TEST_P(RecoveryTest, AMatchWhoseLogWasAlteredIsClosedWithAClearLogLine) {
   EXPECT_NE(why_.at("bad").find("entry 5"), std::string::npos) << why_.at("bad");
   std::optional<MatchRow> row;
   ASSERT_TRUE(store_->find_match("bad", &row).ok());
-  EXPECT_EQ(row->status, "closed");
+  EXPECT_EQ(row->status, store::MatchStatus::kClosed);
   EXPECT_EQ(row->updated_ms, 99000);
   logger_->flush();
   EXPECT_NE(log_.str().find("event=match_closed match=bad ruleset=toy"), std::string::npos)
@@ -218,7 +218,7 @@ class UnreadableLog final : public MatchStore {
   Status find_match(const std::string& id, std::optional<MatchRow>* row) override {
     return real_.find_match(id, row);
   }
-  Status list_matches(const std::string& status, int limit, std::vector<MatchRow>* rows) override {
+  Status list_matches(MatchStatus status, int limit, std::vector<MatchRow>* rows) override {
     return real_.list_matches(status, limit, rows);
   }
   Status matches_of_player(std::int64_t a, int limit, std::vector<MatchRow>* rows) override {
@@ -264,7 +264,7 @@ TEST_P(RecoveryTest, AReadErrorStopsRecoveryAndClosesNothing) {
   EXPECT_EQ(failing.updates, 0);
   std::optional<MatchRow> row;
   ASSERT_TRUE(store_->find_match("m", &row).ok());
-  EXPECT_EQ(row->status, "live");
+  EXPECT_EQ(row->status, store::MatchStatus::kLive);
 }
 
 INSTANTIATE_TEST_SUITE_P(OnMemoryAndFile, RecoveryTest,

@@ -27,7 +27,7 @@ MatchRow a_match(const std::string& id, std::int64_t updated_ms = 1000) {
   row.scenario_name = "optio/training";
   row.scenario = std::string("\x0a\x03sc\0n", 6);  // blobs keep their zero bytes
   row.settings = "settings";
-  row.status = "open";
+  row.status = store::MatchStatus::kOpen;
   row.dice_commitment = std::string(32, '\x7f');
   row.creator = 7;
   row.created_ms = 1000;
@@ -114,7 +114,7 @@ TEST_P(SqliteMatchStoreTest, AMatchComesBackAsItWasCreated) {
   EXPECT_EQ(found->deadline_a_ms, 5000);
   EXPECT_EQ(found->deadline_b_ms, std::nullopt);
   EXPECT_EQ(found->outcome, std::nullopt);
-  EXPECT_EQ(found->status, "open");
+  EXPECT_EQ(found->status, store::MatchStatus::kOpen);
   EXPECT_FALSE(find("nobody"));
 }
 
@@ -126,7 +126,7 @@ TEST_P(SqliteMatchStoreTest, CreatingTheSameMatchTwiceFails) {
 TEST_P(SqliteMatchStoreTest, UpdateChangesWhatMovesDuringAMatchAndNothingElse) {
   ASSERT_TRUE(store_->create_match(a_match("m1"), a_seed()).ok());
   MatchRow changed = a_match("m1", 2000);
-  changed.status = "live";
+  changed.status = store::MatchStatus::kLive;
   changed.player_a = 1;
   changed.player_b = 2;
   changed.to_act = "AB";
@@ -137,7 +137,7 @@ TEST_P(SqliteMatchStoreTest, UpdateChangesWhatMovesDuringAMatchAndNothingElse) {
   ASSERT_TRUE(store_->update_match(changed).ok());
   const auto found = find("m1");
   ASSERT_TRUE(found);
-  EXPECT_EQ(found->status, "live");
+  EXPECT_EQ(found->status, store::MatchStatus::kLive);
   EXPECT_EQ(found->player_b, 2);
   EXPECT_EQ(found->to_act, "AB");
   EXPECT_EQ(found->deadline_b_ms, 9000);
@@ -156,17 +156,17 @@ TEST_P(SqliteMatchStoreTest, UpdatingAMatchThatDoesNotExistFails) {
 TEST_P(SqliteMatchStoreTest, ListsMatchesByStatusMostRecentlyUpdatedFirst) {
   for (int i = 0; i < 5; ++i) {
     MatchRow row = a_match("m" + std::to_string(i), 1000 + i);
-    row.status = i % 2 == 0 ? "open" : "live";
+    row.status = i % 2 == 0 ? MatchStatus::kOpen : MatchStatus::kLive;
     ASSERT_TRUE(store_->create_match(row, a_seed()).ok());
   }
   std::vector<MatchRow> rows;
-  ASSERT_TRUE(store_->list_matches("open", 10, &rows).ok());
+  ASSERT_TRUE(store_->list_matches(store::MatchStatus::kOpen, 10, &rows).ok());
   ASSERT_EQ(rows.size(), 3u);
   EXPECT_EQ(rows[0].id, "m4");
   EXPECT_EQ(rows[2].id, "m0");
-  ASSERT_TRUE(store_->list_matches("open", 2, &rows).ok());
+  ASSERT_TRUE(store_->list_matches(store::MatchStatus::kOpen, 2, &rows).ok());
   EXPECT_EQ(rows.size(), 2u);
-  ASSERT_TRUE(store_->list_matches("live", -1, &rows).ok());
+  ASSERT_TRUE(store_->list_matches(store::MatchStatus::kLive, -1, &rows).ok());
   EXPECT_EQ(rows.size(), 2u);
 }
 
@@ -203,7 +203,7 @@ TEST_P(SqliteMatchStoreTest, AnAppendWritesEverythingOfOneCommandTogether) {
   request.entry->salts = {{1, std::string(32, 's')}, {2, std::string(32, 't')}};
   request.reply = "accepted";
   request.match_update = a_match("m1", 2000);
-  request.match_update->status = "live";
+  request.match_update->status = store::MatchStatus::kLive;
   request.snapshot = Snapshot{1, 3, "state", "hash"};
   request.secrets_update = Secrets{"", std::string("entropy a"), std::nullopt};
   ASSERT_TRUE(append_now(request).ok());
@@ -216,7 +216,7 @@ TEST_P(SqliteMatchStoreTest, AnAppendWritesEverythingOfOneCommandTogether) {
   EXPECT_EQ(entries[0].salts[1].event_index, 2u);
   EXPECT_EQ(entries[0].salts[1].salt, std::string(32, 't'));
   EXPECT_EQ(reply("m1", 0, 41), "accepted");
-  EXPECT_EQ(find("m1")->status, "live");
+  EXPECT_EQ(find("m1")->status, store::MatchStatus::kLive);
   std::optional<Snapshot> snap;
   ASSERT_TRUE(store_->latest_snapshot("m1", &snap).ok());
   ASSERT_TRUE(snap);
@@ -272,13 +272,13 @@ TEST_P(SqliteMatchStoreTest, ARepeatedClientSeqIsRefusedWholeSoNothingIsAppliedT
   again.entry = an_entry(1, 1, 1);
   again.reply = "second";
   again.match_update = a_match("m1", 5000);
-  again.match_update->status = "finished";
+  again.match_update->status = store::MatchStatus::kFinished;
   const Status s = append_now(again);
   EXPECT_FALSE(s.ok());
   EXPECT_NE(s.message.find("already answered"), std::string::npos) << s.message;
   EXPECT_EQ(log("m1").size(), 1u);
   EXPECT_EQ(reply("m1", 0, 9), "first");
-  EXPECT_EQ(find("m1")->status, "open");
+  EXPECT_EQ(find("m1")->status, store::MatchStatus::kOpen);
 }
 
 TEST_P(SqliteMatchStoreTest, AFailedAppendLeavesTheOthersOfItsCommitIntact) {

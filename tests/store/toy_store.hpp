@@ -315,7 +315,7 @@ inline store::MatchRow new_match_row(const ToyMatch& m, std::int64_t now_ms) {
   row.rules_version = m.rules_version();
   row.scenario_name = "toy/race";
   row.scenario = encode_scenario(m.scenario());
-  row.status = "open";
+  row.status = store::MatchStatus::kOpen;
   row.dice_commitment = as_string(m.dice_commitment_value());
   row.created_ms = now_ms;
   row.updated_ms = now_ms;
@@ -327,10 +327,10 @@ inline store::MatchRow updated_row(store::MatchRow row, const ToyMatch& m, std::
   const rules::Acting acting = m.acting();
   row.to_act = std::string(acting.a ? "A" : "") + (acting.b ? "B" : "");
   if (auto o = m.outcome()) {
-    row.status = "finished";
+    row.status = store::MatchStatus::kFinished;
     row.outcome = std::string(1, static_cast<char>(o->kind)) + o->reason;
   } else if (m.started()) {
-    row.status = "live";
+    row.status = store::MatchStatus::kLive;
   }
   row.updated_ms = now_ms;
   return row;

@@ -86,7 +86,7 @@ store::Status RecordingStore::find_match(const std::string& id,
                                          std::optional<store::MatchRow>* row) {
   return inner_.find_match(id, row);
 }
-store::Status RecordingStore::list_matches(const std::string& status, int limit,
+store::Status RecordingStore::list_matches(store::MatchStatus status, int limit,
                                            std::vector<store::MatchRow>* rows) {
   return inner_.list_matches(status, limit, rows);
 }
@@ -126,7 +126,7 @@ namespace {
 
 // What Runtime::create stores for a new match, with the dice forced before anyone is seated.
 std::shared_ptr<runtime::MatchHost> new_host(const Game& g, const std::string& id,
-                                             store::MatchStore& store, const runtime::Clock& clock,
+                                             store::MatchStore& store, const server::Clock& clock,
                                              std::string* error) {
   match::Bytes32 seed{};
   seed.fill(0x42);
@@ -145,7 +145,7 @@ std::shared_ptr<runtime::MatchHost> new_host(const Game& g, const std::string& i
   row.scenario_name = g.scenario_name;
   row.scenario = g.scenario.SerializeAsString();
   row.settings = settings.SerializeAsString();
-  row.status = "open";
+  row.status = store::MatchStatus::kOpen;
   row.dice_commitment = std::string(match::as_view((*made)->dice_commitment()));
   row.created_ms = row.updated_ms = clock.now_ms();
   const store::Secrets secrets{std::string(match::as_view(seed)), {}, {}};
@@ -161,7 +161,7 @@ std::shared_ptr<runtime::MatchHost> new_host(const Game& g, const std::string& i
 
 std::shared_ptr<runtime::MatchHost> start_host(const Game& g, const std::string& id,
                                                std::size_t played, store::MatchStore& store,
-                                               const runtime::Clock& clock, std::string* error) {
+                                               const server::Clock& clock, std::string* error) {
   auto host = new_host(g, id, store, clock, error);
   if (!host) return nullptr;
   Latch latch;

@@ -83,7 +83,7 @@ class RecordingStore final : public store::MatchStore {
   store::Status create_match(const store::MatchRow& row, const store::Secrets& secrets) override;
   store::Status update_match(const store::MatchRow& row) override;
   store::Status find_match(const std::string& id, std::optional<store::MatchRow>* row) override;
-  store::Status list_matches(const std::string& status, int limit,
+  store::Status list_matches(store::MatchStatus status, int limit,
                              std::vector<store::MatchRow>* rows) override;
   store::Status matches_of_player(std::int64_t account, int limit,
                                   std::vector<store::MatchRow>* rows) override;
@@ -108,7 +108,7 @@ class RecordingStore final : public store::MatchStore {
 // forced), with its first `played` commands committed; null, and `*error` set, if not.
 std::shared_ptr<runtime::MatchHost> start_host(const Game& g, const std::string& id,
                                                std::size_t played, store::MatchStore& store,
-                                               const runtime::Clock& clock, std::string* error);
+                                               const server::Clock& clock, std::string* error);
 
 // Submits command `i` of `g` as client_seq i and waits for its answer (after the commit and
 // every observer's update). False if it was refused.

@@ -37,7 +37,7 @@ Frames frames_of(const Game& g) {
   std::unique_ptr<store::SqliteMatchStore> store =
       open_store(":memory:", store::Durability::kFull, &f.error);
   if (!store) return f;
-  runtime::ManualClock clock(1'700'000'000'000);
+  server::ManualClock clock(1'700'000'000'000);
   auto host = start_host(g, "bench-frames", g.mid - 1, *store, clock, &f.error);
   if (!host) return f;
   const rules::Side mover = side_of(g.lines[g.mid]);

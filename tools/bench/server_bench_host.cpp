@@ -56,7 +56,7 @@ void BM_HostCommand(benchmark::State& state) {
       state.range(1) == 0 ? ":memory:" : dir.path() + "/castra.db",
       state.range(1) == 2 ? store::Durability::kNormal : store::Durability::kFull, &error);
   if (!store) return state.SkipWithError(error.c_str());
-  runtime::ManualClock clock(1'700'000'000'000);
+  server::ManualClock clock(1'700'000'000'000);
   const Room room(static_cast<std::size_t>(state.range(2)));
   std::shared_ptr<runtime::MatchHost> host;
   std::size_t next = g.lines.size() - 1;

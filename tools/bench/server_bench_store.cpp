@@ -24,7 +24,7 @@ Captured capture(const Game& g) {
   auto memory = open_store(":memory:", store::Durability::kFull, &c.error);
   if (!memory) return c;
   RecordingStore recording(*memory);
-  runtime::ManualClock clock(1'700'000'000'000);
+  server::ManualClock clock(1'700'000'000'000);
   auto host = start_host(g, "bench-store", g.first_play, recording, clock, &c.error);
   if (!host) return c;
   recording.take();

@@ -18,7 +18,6 @@
 #include "server/accounts/passwords.hpp"
 #include "server/admin/admin_client.hpp"
 #include "server/app/server_app.hpp"
-#include "server/app/sql_access.hpp"
 #include "server/computer/computer_hook.hpp"
 #include "server/computer/computers.hpp"
 #include "server/lobby/scenarios.hpp"
@@ -27,6 +26,7 @@
 #include "server/runtime/runtime.hpp"
 #include "server/store/backup.hpp"
 #include "server/store/database.hpp"
+#include "server/store/sql_access.hpp"
 #include "server/store/sqlite_match_store.hpp"
 
 namespace {
@@ -249,13 +249,13 @@ int main(int argc, char** argv) {
                store->schema_version(), flags.durability);
 
   if (!flags.no_admin_socket) flags.app.net.admin_socket = admin_socket_path(flags);
-  castra::server::StoreSqlAccess sql(*store);
+  castra::store::StoreSqlAccess sql(*store);
   int code = 0;
   {
     // The match runtime: every unfinished match is replayed from the store before the port
     // opens; a match whose log does not replay stays closed (logged), never a crash.
     castra::server::TaskQueue runtime_queue("runtime", 1, 4096);
-    castra::runtime::ScaledClock clock(flags.clock_speed);
+    castra::server::ScaledClock clock(flags.clock_speed);
     castra::runtime::HostOptions host_options;
     host_options.post = [&runtime_queue](std::function<void()> task) {
       runtime_queue.post(std::move(task));

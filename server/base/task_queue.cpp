@@ -1,4 +1,4 @@
-#include "server/app/task_queue.hpp"
+#include "server/base/task_queue.hpp"
 
 #include <algorithm>
 
@@ -44,11 +44,6 @@ void TaskQueue::stop() {
     if (t.joinable()) t.join();
   }
   threads_.clear();
-}
-
-std::size_t TaskQueue::waiting() const {
-  std::lock_guard lock(mutex_);
-  return tasks_.size();
 }
 
 bool TaskQueue::on_worker_thread() const {

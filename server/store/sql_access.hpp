@@ -10,40 +10,40 @@
 #include "server/store/sqlite.hpp"
 #include "server/store/sqlite_match_store.hpp"
 
-namespace castra::server {
+namespace castra::store {
 
 class SqlAccess {
  public:
-  using Work = std::function<store::Status(store::Db&)>;
+  using Work = std::function<Status(Db&)>;
   virtual ~SqlAccess() = default;
   // Runs `work` in a write transaction and waits for its commit. A failing `work` is rolled
   // back.
-  virtual store::Status write(const Work& work) = 0;
+  virtual Status write(const Work& work) = 0;
   // Runs `work` on a consistent snapshot; `work` must not write.
-  virtual store::Status read(const Work& work) = 0;
+  virtual Status read(const Work& work) = 0;
 };
 
 // Through a SqliteMatchStore's writer and read connection.
 class StoreSqlAccess final : public SqlAccess {
  public:
-  explicit StoreSqlAccess(store::SqliteMatchStore& store) : store_(store) {}
-  store::Status write(const Work& work) override;
-  store::Status read(const Work& work) override;
+  explicit StoreSqlAccess(SqliteMatchStore& store) : store_(store) {}
+  Status write(const Work& work) override;
+  Status read(const Work& work) override;
 
  private:
-  store::SqliteMatchStore& store_;
+  SqliteMatchStore& store_;
 };
 
 // Over one connection, with a savepoint per write (tests).
 class DirectSqlAccess final : public SqlAccess {
  public:
-  explicit DirectSqlAccess(store::Db& db) : db_(db) {}
-  store::Status write(const Work& work) override;
-  store::Status read(const Work& work) override;
+  explicit DirectSqlAccess(Db& db) : db_(db) {}
+  Status write(const Work& work) override;
+  Status read(const Work& work) override;
 
  private:
   std::mutex mutex_;
-  store::Db& db_;
+  Db& db_;
 };
 
-}  // namespace castra::server
+}  // namespace castra::store

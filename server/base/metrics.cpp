@@ -1,4 +1,4 @@
-#include "server/app/metrics.hpp"
+#include "server/base/metrics.hpp"
 
 #include <sstream>
 

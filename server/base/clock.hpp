@@ -1,12 +1,12 @@
-// Clock: the time the match runtime reads for deadlines. SystemClock in the server; tests
-// use ManualClock to move time by hand. Thread-safe.
+// Clock: the time the server reads (deadlines, sessions, lobby times). SystemClock in the
+// server; tests use ManualClock to move time by hand. Thread-safe.
 #pragma once
 
 #include <atomic>
 #include <chrono>
 #include <cstdint>
 
-namespace castra::runtime {
+namespace castra::server {
 
 class Clock {
  public:
@@ -50,4 +50,4 @@ class ManualClock final : public Clock {
   std::atomic<std::int64_t> now_;
 };
 
-}  // namespace castra::runtime
+}  // namespace castra::server
