@@ -62,6 +62,14 @@ std::optional<std::string> from_hex(const std::string& hex) {
   return out;
 }
 
+// An update that says only how many watch: no board, events, legal list, clocks, offer or
+// record.
+bool count_only(const v1::MatchUpdate& u) {
+  return !u.has_snapshot() && u.events_size() == 0 && !u.has_legal() && !u.your_move() &&
+         !u.has_record() && u.deadline_a_ms() == 0 && u.deadline_b_ms() == 0 && !u.draw_offered() &&
+         u.spectator_delay_turns() == 0;
+}
+
 std::string lower(std::string s) {
   for (auto& c : s)
     c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -334,6 +342,8 @@ void Client::apply_update(const v1::MatchUpdate& u) {
   if (u.has_snapshot()) apply_board(u);
   if (u.has_legal()) match_.legal = u.legal();
   match_.spectators = u.spectators();
+  // A count of the room (someone came or went) carries nothing else: the offer stands.
+  if (count_only(u)) return;
   if (u.spectator_delay_turns() > 0) match_.spectator_delay_turns = u.spectator_delay_turns();
   if (u.draw_offered() && !match_.draw_offered && match_.role == v1::ROLE_PLAYER &&
       u.draw_offered_by() != match_.side) {

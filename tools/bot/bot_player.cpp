@@ -237,6 +237,10 @@ void BotPlayer::apply_update(Game& g, const v1::MatchUpdate& u) {
       if (u.has_snapshot()) g.board = u.snapshot();
     }
   }
+  // A count of the room (no board, legal list, clocks or offer) says nothing of the offer.
+  const bool count_only = now == nullptr && !u.has_legal() && !u.draw_offered() &&
+                          u.deadline_a_ms() == 0 && u.deadline_b_ms() == 0;
+  if (count_only) return;
   g.draw_pending = u.draw_offered() && u.draw_offered_by() != wire::side_to_proto(g.result.side);
 }
 
