@@ -44,9 +44,13 @@ std::optional<v1::ServerEnvelope> ProtocolClient::wait_reply(std::uint64_t reque
     }
     auto envelope = next_frame(left, error);
     if (!envelope) return std::nullopt;
+    if (envelope->request_id() == 0) {
+      pushes_.push_back(std::move(*envelope));
+      continue;
+    }
+    keep_update_first(*envelope);
     if (envelope->request_id() == request_id) return envelope;
-    if (envelope->request_id() == 0) pushes_.push_back(std::move(*envelope));
-    // A late reply to an abandoned request is dropped.
+    // A late reply to an abandoned request is dropped (its update was kept above).
   }
 }
 
@@ -76,7 +80,22 @@ std::optional<v1::ServerEnvelope> ProtocolClient::next_push(std::chrono::millise
     auto envelope = next_frame(left, error);
     if (!envelope) return std::nullopt;
     if (envelope->request_id() == 0) return envelope;
+    // A reply nobody waits for: the update it carries is still news.
+    keep_update_first(*envelope);
+    if (!pushes_.empty()) {
+      auto e = std::move(pushes_.front());
+      pushes_.pop_front();
+      return e;
+    }
   }
+}
+
+void ProtocolClient::keep_update_first(v1::ServerEnvelope& reply) {
+  if (!reply.has_match_update_first()) return;
+  v1::ServerEnvelope push;
+  push.mutable_match_update()->Swap(reply.mutable_match_update_first());
+  reply.clear_match_update_first();
+  pushes_.push_back(std::move(push));
 }
 
 std::optional<v1::HelloResult> ProtocolClient::hello(std::chrono::milliseconds timeout,

@@ -2,6 +2,10 @@
 // waiting for the reply to one request while keeping the pushes that arrive meanwhile, and
 // small builders for the common requests. Shared by the SDL client, bots and the integration
 // tests. Blocking calls with timeouts; one thread uses it at a time.
+// A reply that carries `match_update_first` (the mover's update, sent in the frame of its
+// CommandResult) is split: the update becomes a push (request_id 0) kept before anything that
+// came after it, and the reply is returned without it, so every user sees the mover's update
+// in order like any other.
 #pragma once
 
 #include <chrono>
@@ -37,7 +41,8 @@ class ProtocolClient {
   // The next push (request_id 0), kept or new.
   std::optional<castra::v1::ServerEnvelope> next_push(std::chrono::milliseconds timeout,
                                                       std::string* error);
-  // Any next frame, reply or push, bypassing the kept pushes (tests of error pushes).
+  // Any next frame, reply or push, bypassing the kept pushes (tests of error pushes); a
+  // reply's match_update_first is left in it.
   std::optional<castra::v1::ServerEnvelope> next_frame(std::chrono::milliseconds timeout,
                                                        std::string* error);
 
@@ -49,6 +54,8 @@ class ProtocolClient {
 
  private:
   explicit ProtocolClient(std::unique_ptr<WsClient> ws) : ws_(std::move(ws)) {}
+  // Moves a reply's match_update_first, if any, to the kept pushes as a MatchUpdate push.
+  void keep_update_first(castra::v1::ServerEnvelope& reply);
 
   std::unique_ptr<WsClient> ws_;
   std::uint64_t next_id_ = 1;

@@ -62,6 +62,14 @@ std::optional<std::string> from_hex(const std::string& hex) {
   return out;
 }
 
+// An update that says only how many watch: no board, events, legal list, clocks, offer or
+// record.
+bool count_only(const v1::MatchUpdate& u) {
+  return !u.has_snapshot() && u.events_size() == 0 && !u.has_legal() && !u.your_move() &&
+         !u.has_record() && u.deadline_a_ms() == 0 && u.deadline_b_ms() == 0 && !u.draw_offered() &&
+         u.spectator_delay_turns() == 0;
+}
+
 std::string lower(std::string s) {
   for (auto& c : s)
     c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -246,10 +254,7 @@ void Client::open_match(const std::string& match_id, const std::string& invitati
   match_.id = match_id;
   pending_invitation_ = invitation_code;
   screen_ = Screen::kMatch;
-  // First the history for the event log (the events after the first one, or a snapshot when
-  // the server finds that too far back), then a snapshot of the present.
-  subscribe(true);
-  resync();
+  subscribe();
 }
 
 void Client::open_replay(const std::string& match_id) {
@@ -257,20 +262,22 @@ void Client::open_replay(const std::string& match_id) {
   match_.replay_on_open = true;
 }
 
-void Client::subscribe(bool history) {
+void Client::subscribe() {
+  if (match_.offline || match_.id.empty()) return;
+  // From the events we hold (none on opening: the whole log for the event log); the first
+  // update brings them with the viewer's board, and every later one its board after it.
   v1::ClientEnvelope e;
   auto* s = e.mutable_subscribe_match();
   s->set_match_id(match_.id);
-  s->set_has_last_seen_event(history);
-  s->set_last_seen_event(0);
+  s->set_has_last_seen_event(true);
+  s->set_last_seen_event(match_.log.empty() ? 0 : match_.log.back().number() + 1);
   s->set_invitation_code(pending_invitation_);
+  match_.catching_up = true;
   const std::string id = match_.id;
-  if (history) match_.history_requested = true;
-  session_.request(std::move(e), [this, id, history](const v1::ServerEnvelope& r) {
+  session_.request(std::move(e), [this, id](const v1::ServerEnvelope& r) {
     if (match_.id != id) return;
     if (r.has_subscribed()) return on_subscribed(r.subscribed());
-    if (history) return;  // the snapshot's subscription reports the errors
-    match_.resync_in_flight = false;
+    match_.catching_up = false;
     report(r, "Open match");
     if (!match_.subscribed && r.has_error()) {
       // Could not enter the room at all: back to the lobby, with the reason shown.
@@ -301,16 +308,6 @@ void Client::withdraw() {
   });
 }
 
-void Client::resync() {
-  if (match_.offline || match_.id.empty()) return;
-  // One request at a time; a snapshot that arrives older than the log asks again.
-  const auto now = std::chrono::steady_clock::now();
-  if (match_.resync_in_flight && now - match_.resync_sent < std::chrono::seconds(8)) return;
-  match_.resync_in_flight = true;
-  match_.resync_sent = now;
-  subscribe(false);
-}
-
 void Client::on_subscribed(const v1::Subscribed& s) {
   match_.subscribed = true;
   match_.summary = s.match();
@@ -339,37 +336,14 @@ void Client::apply_update(const v1::MatchUpdate& u) {
         u.events_size(), u.events_size() > 0 ? static_cast<long long>(u.events(0).number()) : -1LL,
         u.has_legal(), u.your_move());
   }
-  if (u.has_snapshot()) {
-    match_.snapshot = u.snapshot();
-    ++match_.snapshots_received;
-    match_.resync_in_flight = false;
-  } else if (u.has_status() && match_.snapshot) {
-    // Phase, who acts, turn and outcome now; the board stays as the last snapshot drew it
-    // until the fresh one comes.
-    v1::Snapshot merged = u.status();
-    *merged.mutable_state() = match_.snapshot->state();
-    merged.set_event_count(match_.snapshot->event_count());
-    merged.set_state_hash(match_.snapshot->state_hash());
-    match_.snapshot = std::move(merged);
-  }
   if (u.events_size() > 0) append_events(u.events(), true);
-  // A snapshot that does not yet reflect every event we hold is stale: ask again.
-  if (!match_.offline && match_.snapshot && !match_.log.empty() &&
-      match_.log.back().number() >= match_.snapshot->event_count()) {
-    resync();
-  }
-  if (u.has_legal()) {
-    match_.legal = u.legal();
-  } else {
-    match_.legal.reset();
-  }
-  if (u.your_move() && !match_.your_move) ++match_.your_move_count;
-  match_.your_move = u.your_move();
-  if (!match_.offline) {
-    match_.deadline_a_ms = u.deadline_a_ms();
-    match_.deadline_b_ms = u.deadline_b_ms();
-  }
+  // An update without a board (the spectator count, a draw offer) leaves the board, who acts,
+  // the legal list and the clocks as they were.
+  if (u.has_snapshot()) apply_board(u);
+  if (u.has_legal()) match_.legal = u.legal();
   match_.spectators = u.spectators();
+  // A count of the room (someone came or went) carries nothing else: the offer stands.
+  if (count_only(u)) return;
   if (u.spectator_delay_turns() > 0) match_.spectator_delay_turns = u.spectator_delay_turns();
   if (u.draw_offered() && !match_.draw_offered && match_.role == v1::ROLE_PLAYER &&
       u.draw_offered_by() != match_.side) {
@@ -388,6 +362,19 @@ void Client::apply_update(const v1::MatchUpdate& u) {
   if (match_.snapshot && match_.snapshot->ended() && !match_.record && !match_.record_requested &&
       !match_.offline) {
     request_record();
+  }
+}
+
+void Client::apply_board(const v1::MatchUpdate& u) {
+  match_.snapshot = u.snapshot();
+  ++match_.snapshots_received;
+  match_.catching_up = false;
+  if (!u.has_legal()) match_.legal.reset();
+  if (u.your_move() && !match_.your_move) ++match_.your_move_count;
+  match_.your_move = u.your_move();
+  if (!match_.offline) {
+    match_.deadline_a_ms = u.deadline_a_ms();
+    match_.deadline_b_ms = u.deadline_b_ms();
   }
 }
 
@@ -467,10 +454,9 @@ void Client::send_command(const v1::SubmitCommand& command) {
     if (r.has_command_result() && !r.command_result().accepted()) {
       match_.refusal = describe_refusal(r.command_result().error());
       say(match_.refusal, MessageKind::kError);
-      return;
     }
-    // Accepted: its events come in a MatchUpdate; the legal list they make stale goes now.
-    match_.legal.reset();
+    // Accepted: the update it made came in this answer's frame and was applied before it,
+    // with the legal list that follows (Session::pump).
   });
 }
 
@@ -500,18 +486,8 @@ void Client::reconnect() {
     say("Reconnected.", MessageKind::kOk);
     if (screen_ == Screen::kLobby) refresh_lobby();
     if (screen_ != Screen::kMatch || match_.id.empty() || match_.offline) return;
-    // The events missed while away (the count we hold), then a fresh snapshot.
-    v1::ClientEnvelope sub;
-    auto* s = sub.mutable_subscribe_match();
-    s->set_match_id(match_.id);
-    s->set_has_last_seen_event(true);
-    s->set_last_seen_event(match_.log.empty() ? 0 : match_.log.back().number() + 1);
-    s->set_invitation_code(pending_invitation_);
-    session_.request(std::move(sub), [this](const v1::ServerEnvelope& reply) {
-      if (reply.has_subscribed()) on_subscribed(reply.subscribed());
-    });
-    match_.resync_in_flight = false;
-    resync();
+    // The events missed while away (the count we hold), with the board as it is now.
+    subscribe();
     if (match_.unanswered) send_command(*match_.unanswered);
   });
 }
@@ -663,9 +639,9 @@ void Client::on_push(const v1::ServerEnvelope& e) {
         match_.summary = m;
         if (started) {
           say("Your opponent has joined: the match begins.", MessageKind::kOk);
-          // A room entered before the start may have had no picture to send: ask afresh.
-          match_.resync_in_flight = false;
-          resync();
+          // A room entered before the start had no board to send, and the server may have
+          // no viewer of it to tell: enter it again, once, for the first board.
+          if (!match_.snapshot) subscribe();
         }
       }
       if (screen_ == Screen::kLobby) refresh_lobby();
@@ -687,7 +663,6 @@ void Client::on_push(const v1::ServerEnvelope& e) {
         match_.legal.reset();
         say("The match has ended. " + outcome_text(e.match_ended().outcome()), MessageKind::kOk);
         if (e.match_ended().status() == v1::MATCH_FINISHED && !match_.record) request_record();
-        resync();
       }
       break;
     case v1::ServerEnvelope::kPresence:

@@ -1,6 +1,7 @@
 // Client: what castra-client knows (the account, the lobby, the open match as the server last
 // described it) and the verbs the screens call. Its picture of a match comes only from the
-// server: after a MatchUpdate with events it asks for a fresh snapshot. Offline (--snapshot)
+// server: every MatchUpdate after a move carries the viewer's board, so it subscribes once on
+// opening a match (and again after a reconnect) and never to stay current. Offline (--snapshot)
 // it shows saved MatchUpdate/Snapshot JSON and writes would-be commands to a file. Render
 // thread only.
 #pragma once
@@ -72,9 +73,7 @@ struct MatchData {
   std::uint64_t your_move_count = 0;  // counts turns becoming ours, for the flash and chime
   std::uint64_t snapshots_received = 0;
   std::uint64_t last_client_seq = 0;
-  bool resync_in_flight = false;  // a snapshot was asked for and has not come yet
-  std::chrono::steady_clock::time_point resync_sent{};
-  bool history_requested = false;
+  bool catching_up = false;  // subscribed, and the board it brings has not come yet
   bool command_in_flight = false;
   // A command sent when the connection broke, before its answer came: sent again with the
   // same client_seq on reconnecting (the server answers a repeat with the first result).
@@ -188,8 +187,11 @@ class Client {
   void on_push(const v1::ServerEnvelope& e);
   void on_subscribed(const v1::Subscribed& s);
   void apply_update(const v1::MatchUpdate& u);
-  void subscribe(bool history);
-  void resync();
+  // The board of an update that carries one, with who acts, the legal list and the clocks.
+  void apply_board(const v1::MatchUpdate& u);
+  // Enters the match's room from the events held (SubscribeMatch): the missed events come
+  // with the board.
+  void subscribe();
   void signed_in(const v1::SessionResult& r);
   void append_events(const google::protobuf::RepeatedPtrField<v1::ViewEvent>& events,
                      bool as_batch);

@@ -134,7 +134,18 @@ bool ScriptRunner::holds(const std::string& condition, Context& ctx, std::string
   if (what == "not-my-move") return !ctx.client.my_move();
   if (what == "legal") return m.legal.has_value();
   if (what == "idle")
-    return ctx.client.session().pending() == 0 && !m.command_in_flight && !m.resync_in_flight;
+    return ctx.client.session().pending() == 0 && !m.command_in_flight && !m.catching_up;
+  if (what == "sent") {
+    // sent KIND N: exactly N requests of that kind (a ClientEnvelope field: subscribe_match).
+    int n = 0;
+    if (!needs(3) || !to_int(w[2], &n)) return false;
+    const auto kind = Session::kind_named(w[1]);
+    if (!kind) {
+      *error = "no request kind '" + w[1] + "'";
+      return false;
+    }
+    return ctx.client.session().sent(*kind) == static_cast<std::uint64_t>(n);
+  }
   if (what == "phase") return needs(2) && shown && phase_of(*shown) == w[1];
   if (what == "turn") {
     int n = 0;

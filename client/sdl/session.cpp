@@ -21,6 +21,17 @@ v1::ServerEnvelope synthetic_error(v1::ErrorCode code, const std::string& messag
 
 }  // namespace
 
+std::uint64_t Session::sent(v1::ClientEnvelope::BodyCase kind) const {
+  const auto it = sent_.find(kind);
+  return it == sent_.end() ? 0 : it->second;
+}
+
+std::optional<v1::ClientEnvelope::BodyCase> Session::kind_named(const std::string& name) {
+  const auto* field = v1::ClientEnvelope::descriptor()->FindFieldByName(name);
+  if (field == nullptr || field->containing_oneof() == nullptr) return std::nullopt;
+  return static_cast<v1::ClientEnvelope::BodyCase>(field->number());
+}
+
 Session::~Session() {
   // Nobody is left to hear the pending requests' failures: drop them unanswered.
   pending_.clear();
@@ -53,6 +64,7 @@ void Session::disconnect() {
 
 void Session::send_now(v1::ClientEnvelope& envelope) {
   envelope.set_request_id(next_id_++);
+  ++sent_[envelope.body_case()];
   // The link queues frames until the socket opens.
   if (link_) link_->send(envelope.SerializeAsString());
   last_sent_ = std::chrono::steady_clock::now();
@@ -115,6 +127,14 @@ void Session::pump(const OnPush& on_push) {
         pending_[env.request_id()] = std::move(cb);
       }
       continue;
+    }
+    if (e.has_match_update_first()) {
+      // The mover's update rides in its CommandResult's frame: it is handled as the push it
+      // stands for, before the reply, as if it had come first.
+      v1::ServerEnvelope update;
+      update.mutable_match_update()->Swap(e.mutable_match_update_first());
+      e.clear_match_update_first();
+      if (on_push) on_push(update);
     }
     auto it = pending_.find(e.request_id());
     if (it == pending_.end()) continue;

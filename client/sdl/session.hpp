@@ -1,13 +1,17 @@
 // Session: castra-client's side of the protocol over a NetLink. It greets the server, numbers
 // each request and routes its one reply (a result or an Error) to the callback given with it,
-// hands pushes on, and pings so an idle connection stays open. It never blocks: the network
-// runs on the link's thread. Render thread only.
+// hands pushes on (the update a CommandResult's frame carries first, too, before its reply),
+// and pings so an idle connection stays open. It counts what it sent by kind, across
+// reconnects, so tests can check what the client asks. It never blocks: the network runs on
+// the link's thread. Render thread only.
 #pragma once
 
 #include <chrono>
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -43,6 +47,10 @@ class Session {
   void pump(const OnPush& on_push);
   // Requests waiting for their reply.
   std::size_t pending() const { return pending_.size(); }
+  // Requests of one kind sent since the client started (Hello and pings included).
+  std::uint64_t sent(v1::ClientEnvelope::BodyCase kind) const;
+  // The kind a ClientEnvelope body field is named (`subscribe_match`), or nullopt.
+  static std::optional<v1::ClientEnvelope::BodyCase> kind_named(const std::string& name);
 
  private:
   void send_now(v1::ClientEnvelope& envelope);
@@ -59,6 +67,7 @@ class Session {
   std::map<std::uint64_t, OnReply> pending_;
   std::vector<std::pair<v1::ClientEnvelope, OnReply>> waiting_;  // until the greeting
   std::chrono::steady_clock::time_point last_sent_{};
+  std::map<v1::ClientEnvelope::BodyCase, std::uint64_t> sent_;
 };
 
 }  // namespace castra::client

@@ -16,8 +16,7 @@ namespace {
 constexpr int kMaxRefusals = 5;
 
 bool ended(const v1::MatchUpdate& u) {
-  return u.has_record() || (u.has_status() && u.status().ended()) ||
-         (u.has_snapshot() && u.snapshot().ended());
+  return u.has_record() || (u.has_snapshot() && u.snapshot().ended());
 }
 
 }  // namespace
@@ -28,7 +27,7 @@ ComputerPlayer::ComputerPlayer(std::shared_ptr<runtime::MatchHost> host, rules::
 
 void ComputerPlayer::start() {
   // Above every sequence number used before a restart: each accepted command added an entry.
-  next_seq_ = std::int64_t{host_->snapshot(rules::viewer_of(side_)).entry_count()} + 1;
+  next_seq_ = std::int64_t{host_->seen()->entries} + 1;
   host_->set_connected(side_, true);
   host_->subscribe(rules::viewer_of(side_), std::nullopt, shared_from_this());
 }
@@ -39,7 +38,7 @@ void ComputerPlayer::stop() {
     if (stopped_) return;
     stopped_ = true;
   }
-  host_->unsubscribe(this);
+  host_->unsubscribe(shared_from_this());
   host_->set_connected(side_, false);
 }
 
@@ -62,10 +61,16 @@ void ComputerPlayer::retry() {
   wake();
 }
 
-void ComputerPlayer::on_update(const v1::MatchUpdate& update) {
+void ComputerPlayer::on_update(const runtime::Update& u) {
+  const v1::MatchUpdate& update = *u.message;
   if (ended(update)) return leave();
   std::lock_guard lock(mu_);
-  if (update.your_move()) move_owed_ = true;
+  // The inputs are what the side is sent: the board of its latest update, and its legal list.
+  if (update.has_snapshot()) view_ = update.snapshot();
+  if (update.your_move()) {
+    legal_ = update.legal();
+    move_owed_ = true;
+  }
   if (update.draw_offered() && update.draw_offered_by() != wire::side_to_proto(side_)) {
     decline_owed_ = true;
   }
@@ -91,6 +96,8 @@ void ComputerPlayer::idle() {
 void ComputerPlayer::work() {
   bool move = false;
   bool decline = false;
+  v1::Snapshot view;
+  v1::GameLegal legal;
   {
     std::lock_guard lock(mu_);
     if (stopped_) {
@@ -99,14 +106,14 @@ void ComputerPlayer::work() {
     }
     move = std::exchange(move_owed_, false);
     decline = std::exchange(decline_owed_, false);
+    view = view_;
+    legal = legal_;
   }
   // An offer withdrawn meanwhile leaves nothing to decline: the refusal is of no interest.
-  if (decline) host_->decline_draw(side_, [](std::optional<rules::RuleError>) {});
-  if (!move || host_->ended() || !host_->acting().must_act(side_)) return idle();
+  if (decline) host_->decline_draw(side_, [](runtime::Answer<runtime::Done>) {});
+  if (!move || host_->seen()->ended) return idle();
 
   // Exactly what this side's player is sent, and nothing more.
-  const v1::Snapshot view = host_->snapshot(rules::viewer_of(side_));
-  const v1::GameLegal legal = host_->legal(side_);
   if (context_.tap) context_.tap(host_->id(), side_, view, legal);
   const auto command = brain_.pick(view, legal, side_);
   if (!command) {
@@ -116,23 +123,23 @@ void ComputerPlayer::work() {
   }
   match::Bytes32 salt{};
   context_.random(salt);  // used only if the command seals something, as for any player
-  host_->submit(side_, next_seq_++, *command, salt,
-                [self = shared_from_this()](v1::CommandResult r) { self->submitted(r); });
+  host_->submit(
+      side_, next_seq_++, *command, salt, nullptr,
+      [self = shared_from_this()](runtime::Answer<runtime::Submitted> a) { self->submitted(a); });
 }
 
-void ComputerPlayer::submitted(const v1::CommandResult& result) {
+void ComputerPlayer::submitted(const runtime::Answer<runtime::Submitted>& answer) {
   std::lock_guard lock(mu_);
   busy_ = false;
-  if (result.accepted()) {
+  if (answer.ok()) {
     refusals_ = 0;
-  } else {
+  } else if (const auto* refusal = answer.refusal()) {
     spdlog::warn("event=computer_command_refused match={} side={} rule={} error=\"{}\"",
-                 host_->id(), rules::side_letter(side_), result.error().rule(),
-                 result.error().message());
-    const std::string& rule = result.error().rule();
-    const bool hopeless = rule == "match.closed" || rule.starts_with("server.");
-    if (++refusals_ < kMaxRefusals && !hopeless) move_owed_ = true;
+                 host_->id(), rules::side_letter(side_), refusal->rule, refusal->message);
+    // A closed match takes no more commands; another refusal may pass with another pick.
+    if (++refusals_ < kMaxRefusals && refusal->rule != "match.closed") move_owed_ = true;
   }
+  // A store that failed closed the match: nothing to try again.
   wake();
 }
 

@@ -1,7 +1,7 @@
 // ComputerPlayer: the server's computer opponent in one match, seated as an ordinary player.
 // It watches its match as its side's viewer; when an update says that side must act it takes,
-// on the computers' pool, exactly what that side's player would be sent (the side's projected
-// snapshot and its legal list), lets its Brain pick, and submits the pick through
+// on the computers' pool, exactly what that side's player is sent (the board and the legal
+// list of its updates), lets its Brain pick, and submits the pick through
 // MatchHost::submit with increasing client sequence numbers, one pick at a time. It declines
 // draw offers. It never reads more of the match than its side may see.
 // Threads: on_update from any thread (it only queues); its work runs on a pool thread; start,
@@ -49,13 +49,13 @@ class ComputerPlayer final : public runtime::Observer,
   bool finished() const;
   const std::string& match_id() const { return host_->id(); }
 
-  void on_update(const v1::MatchUpdate& update) override;
+  void on_update(const runtime::Update& update) override;
 
  private:
   void wake();  // caller holds mu_
   void work();  // on a pool thread
   void idle();
-  void submitted(const v1::CommandResult& result);
+  void submitted(const runtime::Answer<runtime::Submitted>& answer);
   void leave();
 
   const std::shared_ptr<runtime::MatchHost> host_;
@@ -71,7 +71,9 @@ class ComputerPlayer final : public runtime::Observer,
   bool decline_owed_ = false;
   bool stopped_ = false;
   bool finished_ = false;
-  int refusals_ = 0;  // commands refused in a row
+  int refusals_ = 0;     // commands refused in a row
+  v1::Snapshot view_;    // the board of the latest update that carried one
+  v1::GameLegal legal_;  // the legal list of the latest update that said it must act
 };
 
 }  // namespace castra::computer

@@ -38,7 +38,7 @@ Computers::~Computers() {
 
 void Computers::play(const std::shared_ptr<runtime::MatchHost>& host) {
   const v1::MatchSettings settings = host->settings();
-  if (settings.computer() == v1::COMPUTER_NONE || host->ended()) return;
+  if (settings.computer() == v1::COMPUTER_NONE || host->seen()->ended) return;
   const rules::Side side = lobby::computer_side(settings) == 0 ? rules::Side::kA : rules::Side::kB;
 
   std::array<std::uint8_t, 8> seed_bytes{};
@@ -55,15 +55,14 @@ void Computers::play(const std::shared_ptr<runtime::MatchHost>& host) {
     if (stopped_ || players_.count(host->id()) != 0) return;
     players_[host->id()] = player;
   }
-  if (!host->seated(side)) {
+  if (!host->seen()->seated[rules::index(side)]) {
     std::string entropy(kEntropyBytes, '\0');
     options_.random(std::span(reinterpret_cast<std::uint8_t*>(entropy.data()), entropy.size()));
     host->seat(side, std::nullopt, std::move(entropy),
-               [id = host->id()](std::optional<rules::RuleError> err) {
-                 if (err) {
-                   spdlog::error("event=computer_not_seated match={} error=\"{}\"", id,
-                                 err->message);
-                 }
+               [id = host->id()](runtime::Answer<runtime::Done> a) {
+                 if (a.ok()) return;
+                 spdlog::error("event=computer_not_seated match={} error=\"{}\"", id,
+                               a.refusal() ? a.refusal()->message : a.storage_failure()->message);
                });
   }
   // Behind the seat in the match's queue: its first update shows it seated.
@@ -75,7 +74,7 @@ void Computers::play(const std::shared_ptr<runtime::MatchHost>& host) {
 std::size_t Computers::resume(runtime::Runtime& runtime) {
   std::size_t n = 0;
   for (const auto& host : runtime.matches()) {
-    if (host->settings().computer() == v1::COMPUTER_NONE || host->ended()) continue;
+    if (host->settings().computer() == v1::COMPUTER_NONE || host->seen()->ended) continue;
     play(host);
     ++n;
   }

@@ -1,29 +1,26 @@
 // The match runtime's requests and pushes: commands, legal lists, resignations, draws,
 // claims, records, and the MatchUpdate stream of every subscribed connection. Service
-// thread; the runtime's completions arrive on the store's writer thread and only send frames.
+// thread; the runtime's answers and updates arrive on the match's strand and only send frames.
 #include <sodium.h>
+#include <spdlog/spdlog.h>
 
 #include "server/dispatch/handlers.hpp"
 
 namespace castra::dispatch {
 
 namespace v1 = castra::v1;
-using server::ErrorCode;
 using server::fail;
 
 namespace {
 
-// Sends each MatchUpdate to one connection as a push. Any thread (Connection::send is).
+// Sends each update's shared frame to one connection as a push. On the match's strand;
+// Connection::send only queues.
 class ConnectionObserver final : public runtime::Observer {
  public:
   ConnectionObserver(std::weak_ptr<net::Connection> connection, std::string match_id)
       : connection_(std::move(connection)), match_id_(std::move(match_id)) {}
-  void on_update(const v1::MatchUpdate& update) override {
-    auto c = connection_.lock();
-    if (!c) return;
-    v1::ServerEnvelope e;
-    *e.mutable_match_update() = update;
-    c->send(frame_of(e));
+  void on_update(const runtime::Update& update) override {
+    if (auto c = connection_.lock()) c->send(update.frame);
   }
   void on_presence(const runtime::Presence& p) override {
     auto c = connection_.lock();
@@ -48,20 +45,38 @@ v1::ServerEnvelope done() {
   return e;
 }
 
-// A match-level refusal as the protocol's error.
+// A match-level refusal as the protocol's error: still the player's (or the match's) matter,
+// never an internal one.
 server::Failure failure_of(const rules::RuleError& e) {
   if (e.rule == "match.draw") return fail(v1::ERROR_NO_DRAW_OFFER, e.message);
   if (e.rule == "match.claim") return fail(v1::ERROR_CLAIM_TOO_EARLY, e.message);
   if (e.rule == "match.over" || e.rule == "match.closed" || e.rule == "match.not_started") {
     return fail(v1::ERROR_MATCH_NOT_LIVE, e.message);
   }
-  return fail(v1::ERROR_INTERNAL, e.message);
+  return fail(v1::ERROR_INVALID_REQUEST, e.message + " (" + e.rule + ")");
 }
 
-runtime::MatchHost::Done answer(const Reply& reply) {
-  return [reply](std::optional<rules::RuleError> err) {
-    if (err) return reply.fail(failure_of(*err));
-    reply.ok(done());
+// The store could not make the request durable: the server's failure, logged, and said so.
+server::Failure storage_failure(const store::Status& st, const char* what) {
+  spdlog::error("event=storage_failed request={} error=\"{}\"", what, st.message);
+  return fail(v1::ERROR_INTERNAL, "the server could not store this; the match is closed");
+}
+
+// Replies to an answer that is not a value; false (nothing sent) when it is one.
+template <class T>
+bool failed(const Reply& reply, const runtime::Answer<T>& a, const char* what) {
+  if (a.ok()) return false;
+  if (const auto* r = a.refusal()) {
+    reply.fail(failure_of(*r));
+  } else {
+    reply.fail(storage_failure(*a.storage_failure(), what));
+  }
+  return true;
+}
+
+runtime::MatchHost::Reply<runtime::Done> answer(const Reply& reply, const char* what) {
+  return [reply, what](runtime::Answer<runtime::Done> a) {
+    if (!failed(reply, a, what)) reply.ok(done());
   };
 }
 
@@ -102,7 +117,7 @@ void Handlers::watch(Client& client, const store::MatchRow& row, std::optional<i
 void Handlers::unwatch(std::uint64_t client_id, const std::string& match_id) {
   auto it = watches_.find({client_id, match_id});
   if (it == watches_.end()) return;
-  it->second.host->unsubscribe(it->second.observer.get());
+  it->second.host->unsubscribe(it->second.observer);
   if (it->second.seat) it->second.host->set_connected(side_of(*it->second.seat), false);
   watches_.erase(it);
 }
@@ -135,9 +150,10 @@ void Handlers::submit_command(Call& call) {
     // its first answer: the client may have lost that answer in a disconnect or a restart.
     auto first = s_.play->first_answer(call.match->id, side_of(call.side),
                                        static_cast<std::int64_t>(r.client_seq()));
-    if (first && *first) {
+    if (failed(call.reply, first, "first_answer")) return;
+    if (first.value()) {
       v1::ServerEnvelope e;
-      *e.mutable_command_result() = std::move(**first);
+      *e.mutable_command_result() = std::move(*first.value());
       return call.reply.ok(std::move(e));
     }
   }
@@ -145,10 +161,24 @@ void Handlers::submit_command(Call& call) {
     return call.reply.fail(fail(v1::ERROR_MATCH_NOT_LIVE, "this match is not being played"));
   match::Bytes32 salt{};
   randombytes_buf(salt.data(), salt.size());  // used only if the command seals something
+  // The sender's own connection gets the room's update in the frame of its answer.
+  auto w = watches_.find({call.client.id, call.match->id});
+  std::shared_ptr<const runtime::Observer> mover;
+  if (w != watches_.end()) mover = w->second.observer;
   host->submit(side_of(call.side), static_cast<std::int64_t>(r.client_seq()), r.command(), salt,
-               [reply = call.reply](v1::CommandResult result) {
+               mover, [reply = call.reply](runtime::Answer<runtime::Submitted> a) {
                  v1::ServerEnvelope e;
-                 *e.mutable_command_result() = std::move(result);
+                 if (const auto* refusal = a.refusal()) {
+                   // A rule's refusal is the command's answer, not an error of the request.
+                   auto* result = e.mutable_command_result();
+                   result->set_accepted(false);
+                   result->mutable_error()->set_rule(refusal->rule);
+                   result->mutable_error()->set_message(refusal->message);
+                   return reply.ok(std::move(e));
+                 }
+                 if (failed(reply, a, "submit_command")) return;
+                 *e.mutable_command_result() = a->result;
+                 if (a->mover_update) *e.mutable_match_update_first() = *a->mover_update->message;
                  reply.ok(std::move(e));
                });
 }
@@ -157,27 +187,32 @@ void Handlers::get_legal(Call& call) {
   auto host = host_of(call);
   if (!host)
     return call.reply.fail(fail(v1::ERROR_MATCH_NOT_LIVE, "this match is not being played"));
-  v1::ServerEnvelope e;
-  auto* legal = e.mutable_legal();
-  legal->set_match_id(call.match->id);
-  *legal->mutable_legal() = host->legal(side_of(call.side));
-  legal->set_phase(host->acting().phase);
-  legal->set_event_count(host->committed_events());
-  call.reply.ok(std::move(e));
+  host->legal(side_of(call.side),
+              [reply = call.reply, host, id = call.match->id](runtime::Answer<v1::GameLegal> a) {
+                if (failed(reply, a, "get_legal")) return;
+                const auto seen = host->seen();
+                v1::ServerEnvelope e;
+                auto* legal = e.mutable_legal();
+                legal->set_match_id(id);
+                *legal->mutable_legal() = a.value();
+                legal->set_phase(seen->acting.phase);
+                legal->set_event_count(seen->events);
+                reply.ok(std::move(e));
+              });
 }
 
 void Handlers::resign(Call& call) {
   auto host = host_of(call);
   if (!host)
     return call.reply.fail(fail(v1::ERROR_MATCH_NOT_LIVE, "this match is not being played"));
-  host->resign(side_of(call.side), answer(call.reply));
+  host->resign(side_of(call.side), answer(call.reply, "resign"));
 }
 
 void Handlers::offer_draw(Call& call) {
   auto host = host_of(call);
   if (!host)
     return call.reply.fail(fail(v1::ERROR_MATCH_NOT_LIVE, "this match is not being played"));
-  host->offer_draw(side_of(call.side), answer(call.reply));
+  host->offer_draw(side_of(call.side), answer(call.reply, "offer_draw"));
 }
 
 void Handlers::answer_draw(Call& call) {
@@ -185,9 +220,9 @@ void Handlers::answer_draw(Call& call) {
   if (!host)
     return call.reply.fail(fail(v1::ERROR_MATCH_NOT_LIVE, "this match is not being played"));
   if (call.request.answer_draw().accept()) {
-    host->accept_draw(side_of(call.side), answer(call.reply));
+    host->accept_draw(side_of(call.side), answer(call.reply, "accept_draw"));
   } else {
-    host->decline_draw(side_of(call.side), answer(call.reply));
+    host->decline_draw(side_of(call.side), answer(call.reply, "decline_draw"));
   }
 }
 
@@ -195,19 +230,19 @@ void Handlers::claim_win(Call& call) {
   auto host = host_of(call);
   if (!host)
     return call.reply.fail(fail(v1::ERROR_MATCH_NOT_LIVE, "this match is not being played"));
-  host->claim_win(side_of(call.side), answer(call.reply));
+  host->claim_win(side_of(call.side), answer(call.reply, "claim_win"));
 }
 
 void Handlers::export_record(Call& call) {
   auto host = loaded_host_of(call);
   if (!host) return call.reply.fail(fail(v1::ERROR_MATCH_NOT_FOUND, "no record of that match"));
-  auto record = host->record();
+  const auto record = host->seen()->record;
   if (!record) {
     return call.reply.fail(
         fail(v1::ERROR_MATCH_NOT_LIVE, "the record is published when the match has ended"));
   }
   v1::ServerEnvelope e;
-  *e.mutable_record() = std::move(*record);
+  *e.mutable_record() = *record;
   call.reply.ok(std::move(e));
 }
 
@@ -215,25 +250,25 @@ void Handlers::get_snapshot(Call& call) {
   auto host = loaded_host_of(call);
   if (!host) return call.reply.fail(fail(v1::ERROR_MATCH_NOT_FOUND, "no record of that match"));
   rules::Viewer viewer = rules::Viewer::kEveryone;  // an ended match: its record is public
-  if (!host->ended()) {
-    const store::MatchRow row = host->row();
+  const auto seen = host->seen();
+  if (!seen->ended) {
     const std::int64_t me = call.client.account_id;
-    if (me != 0 && row.player_a == me) {
+    if (me != 0 && seen->row.player_a == me) {
       viewer = rules::Viewer::kSideA;
-    } else if (me != 0 && row.player_b == me) {
+    } else if (me != 0 && seen->row.player_b == me) {
       viewer = rules::Viewer::kSideB;
     } else {
       return call.reply.fail(
           fail(v1::ERROR_NOT_SEATED, "a running match's past is shown to its players only"));
     }
   }
-  auto snapshot = host->snapshot_at(viewer, call.request.get_snapshot().entry_count());
-  if (!snapshot) {
-    return call.reply.fail(fail(v1::ERROR_INVALID_REQUEST, snapshot.error().message));
-  }
-  v1::ServerEnvelope e;
-  *e.mutable_snapshot() = std::move(*snapshot);
-  call.reply.ok(std::move(e));
+  host->snapshot_at(viewer, call.request.get_snapshot().entry_count(),
+                    [reply = call.reply](runtime::Answer<v1::Snapshot> a) {
+                      if (failed(reply, a, "get_snapshot")) return;
+                      v1::ServerEnvelope e;
+                      *e.mutable_snapshot() = std::move(a.value());
+                      reply.ok(std::move(e));
+                    });
 }
 
 }  // namespace castra::dispatch

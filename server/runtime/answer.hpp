@@ -19,9 +19,9 @@ struct Done {};
 template <class T>
 class Answer {
  public:
-  Answer(T value) : v_(std::move(value)) {}               // NOLINT: implicit on purpose
+  Answer(T value) : v_(std::move(value)) {}                     // NOLINT: implicit on purpose
   Answer(rules::RuleError refusal) : v_(std::move(refusal)) {}  // NOLINT
-  Answer(store::Status failure) : v_(std::move(failure)) {       // NOLINT
+  Answer(store::Status failure) : v_(std::move(failure)) {      // NOLINT
     assert(!std::get<2>(v_).ok());
   }
 

@@ -13,6 +13,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <map>
 #include <memory>
@@ -79,11 +80,13 @@ struct Seen {
   store::MatchRow row;
   rules::Acting acting;
   bool seated[2] = {false, false};
-  bool ended = false;   // an outcome, or closed
-  bool closed = false;  // may not go on (ended without an outcome, or its store failed)
+  bool ended = false;         // an outcome, or closed
+  bool closed = false;        // may not go on (ended without an outcome, or its store failed)
   std::uint32_t entries = 0;  // committed log entries
   std::uint64_t events = 0;   // committed events
   std::uint32_t spectators = 0;
+  std::uint32_t watchers = 0;  // everyone in the room, players' connections included
+  bool quiet = true;           // nothing in flight or queued
   std::shared_ptr<const v1::MatchRecord> record;  // once ended with an outcome
 };
 
@@ -100,6 +103,7 @@ class MatchHost : public std::enable_shared_from_this<MatchHost> {
   MatchHost(std::unique_ptr<wire::AnyMatch> match, store::MatchRow row, v1::MatchSettings settings,
             store::MatchStore& store, const Clock& clock, server::Executor& executor,
             HostOptions options);
+  ~MatchHost();
 
   const std::string& id() const { return id_; }
   const v1::MatchSettings& settings() const { return settings_; }
@@ -116,7 +120,8 @@ class MatchHost : public std::enable_shared_from_this<MatchHost> {
   // twice, across restarts too. `mover`, if it watches the match, gets its update in the
   // answer instead of as a push of its own. Answered after the commit (a refusal at once).
   void submit(Side side, std::optional<std::int64_t> client_seq, const v1::GameCommand& command,
-              const match::Bytes32& command_salt, const Observer* mover, Reply<Submitted> done);
+              const match::Bytes32& command_salt, std::shared_ptr<const Observer> mover,
+              Reply<Submitted> done);
 
   // Match-level acts, each answered after its commit (a refusal at once).
   void resign(Side side, Reply<Done> done);
@@ -138,7 +143,8 @@ class MatchHost : public std::enable_shared_from_this<MatchHost> {
   // to at most one update a tick.
   void subscribe(Viewer viewer, std::optional<std::uint64_t> seen_events,
                  std::shared_ptr<Observer> observer);
-  void unsubscribe(const Observer* observer);
+  // Held until the strand has let it go, so that its address names no newcomer meanwhile.
+  void unsubscribe(std::shared_ptr<const Observer> observer);
 
   // One of a seated player's connections came or went: the side is connected while any of
   // its connections watches (disconnect grace in live matches; presence notices).
@@ -157,9 +163,20 @@ class MatchHost : public std::enable_shared_from_this<MatchHost> {
                                      const std::optional<store::Snapshot>& snapshot);
 
  private:
-  class Room;
+  // One connection (or computer) in the room.
+  struct Member {
+    Viewer viewer = Viewer::kSpectator;
+    std::weak_ptr<Observer> observer;
+    std::uint64_t next_event = 0;  // the first event it has not been sent
+    bool needs_board = true;
+    bool sent_record = false;
+  };
   struct InFlight;
   using Op = std::function<void()>;
+  // What made the room's updates due: a committed move (everyone whose picture changed), a
+  // change of the match's own state (a draw offer: the live room, without a board), or
+  // newcomers (only those who have no board yet).
+  enum class Change { kMove, kState, kJoin };
 
   // Runs `op` on the strand now, or after the write in flight: the shape of every request.
   void act(Op op);
@@ -168,20 +185,28 @@ class MatchHost : public std::enable_shared_from_this<MatchHost> {
   void on_committed(const store::Status& status);
 
   void persist_entry(std::uint32_t entry, Side side, std::optional<std::int64_t> client_seq,
-                     v1::CommandResult result, std::function<void(Answer<v1::CommandResult>)> done,
-                     std::optional<store::Secrets> secrets = std::nullopt);
+                     v1::CommandResult result, std::shared_ptr<const Observer> mover,
+                     Reply<Submitted> done, std::optional<store::Secrets> secrets = std::nullopt);
+  void write(store::AppendRequest request, std::unique_ptr<InFlight> in_flight);
   void end_now(match::EndReason reason, Side side, rules::Outcome outcome, Reply<Done> done);
   void update_deadlines();
   void fill_row();
   void publish();
-  // Sends every watcher what it is owed now; the mover's update (if `mover` watches) is
-  // returned instead of sent.
-  std::optional<Update> fan_out(const Observer* mover = nullptr);
+
+  // The room (match_room.cpp). fan_out sends every member what it is owed after `change`; the
+  // mover's update (if `mover` is a member) is returned instead of sent.
+  std::optional<Update> fan_out(Change change, const Observer* mover = nullptr);
+  Update make_update(const Member& m, std::uint64_t visible, bool board, bool record);
+  v1::Snapshot picture(Viewer viewer, std::uint64_t visible) const;
   void send_count();
   void collect_notices();
   Presence presence(Side side) const;
   void tell_presence(Side side, const Observer* only = nullptr);
+  std::uint64_t visible_events(const Member& m) const;
+  std::uint32_t spectator_count() const;
   const v1::GameLegal& legal_now(Side side);
+
+  // Rebuilding the past (match_restore.cpp).
   std::unique_ptr<wire::AnyMatch> rebuild(std::uint32_t entries) const;
 
   const std::string id_;
@@ -197,14 +222,15 @@ class MatchHost : public std::enable_shared_from_this<MatchHost> {
   std::unique_ptr<wire::AnyMatch> match_;
   store::MatchRow row_;
   std::unique_ptr<InFlight> in_flight_;
-  std::vector<Op> queue_;
-  std::size_t queue_head_ = 0;
+  std::deque<Op> queue_;
   std::uint32_t committed_entries_ = 0;
   std::uint64_t committed_events_ = 0;
   std::vector<int> turn_after_entry_;              // the game turn once entry i was applied
   std::vector<std::uint64_t> events_after_entry_;  // the event count once entry i was applied
   std::map<std::pair<int, std::int64_t>, v1::CommandResult> replies_;
-  std::unique_ptr<Room> room_;
+  std::vector<Member> room_;
+  bool count_due_ = false;  // the spectator count changed since the room was last told
+  std::shared_ptr<const v1::MatchRecord> record_;
   std::optional<v1::GameLegal> legal_[2];  // for the committed state; reset by every commit
   bool closed_ = false;
   bool aborted_ = false;         // ended by an operator: stored as closed, not finished

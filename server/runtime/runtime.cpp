@@ -1,13 +1,19 @@
 #include "server/runtime/runtime.hpp"
 
 #include <spdlog/spdlog.h>
+#include <sqlite3.h>
 
 #include "server/store/recovery.hpp"
 
 namespace castra::runtime {
 
-Runtime::Runtime(store::MatchStore& store, const Clock& clock, HostOptions options)
-    : store_(store), clock_(clock), options_(with_listener(std::move(options), listener_)) {}
+Runtime::Runtime(store::MatchStore& store, const Clock& clock, server::Executor& executor,
+                 RuntimeOptions options)
+    : store_(store),
+      clock_(clock),
+      executor_(executor),
+      host_options_(with_listener(std::move(options.host), listener_)),
+      on_hosted_(std::move(options.on_hosted)) {}
 
 HostOptions Runtime::with_listener(HostOptions options, std::shared_ptr<ListenerSlot> slot) {
   options.notify = [slot, given = std::move(options.notify)](const HostNotice& n) {
@@ -27,47 +33,57 @@ void Runtime::set_listener(std::function<void(const HostNotice&)> listener) {
   listener_->listener = std::move(listener);
 }
 
-rules::Checked<std::shared_ptr<MatchHost>> Runtime::create(const CreateRequest& request) {
-  store::MatchRow row;
-  row.id = request.match_id;
-  row.scenario_name = request.scenario_name;
-  row.scenario = request.scenario.SerializeAsString();
-  row.settings = request.settings.SerializeAsString();
-  row.creator = request.creator;
-  store::Secrets secrets;
-  secrets.server_seed = std::string(match::as_view(request.server_seed));
-  return create(row, secrets);
-}
-
-rules::Checked<std::shared_ptr<MatchHost>> Runtime::create(const store::MatchRow& given,
-                                                           const store::Secrets& secrets) {
+rules::Checked<Prepared> Runtime::prepare(store::MatchRow row, store::Secrets secrets) const {
+  Prepared p;
   v1::ScenarioFile scenario;
-  v1::MatchSettings settings;
-  if (!scenario.ParseFromString(given.scenario) || !settings.ParseFromString(given.settings) ||
+  if (!scenario.ParseFromString(row.scenario) || !p.settings.ParseFromString(row.settings) ||
       secrets.server_seed.size() != 32) {
     return rules::refuse("server.match", "the match's scenario, settings or seed are malformed");
   }
   match::Bytes32 seed{};
   std::copy(secrets.server_seed.begin(), secrets.server_seed.end(), seed.begin());
-  auto made = wire::make_match({given.id, scenario, given.rules_version, seed});
+  auto made = wire::make_match({row.id, scenario, row.rules_version, seed});
   if (!made) return made.error();
-  std::unique_ptr<wire::AnyMatch> m = std::move(*made);
-
-  store::MatchRow row = given;
-  row.ruleset = m->ruleset();
-  row.rules_version = m->rules_version();
+  p.match = std::move(*made);
+  row.ruleset = p.match->ruleset();
+  row.rules_version = p.match->rules_version();
   row.status = store::MatchStatus::kOpen;
-  row.dice_commitment = std::string(match::as_view(m->dice_commitment()));
+  row.dice_commitment = std::string(match::as_view(p.match->dice_commitment()));
   if (row.created_ms == 0) row.created_ms = clock_.now_ms();
   row.updated_ms = clock_.now_ms();
-  if (store::Status st = store_.create_match(row, secrets); !st.ok()) {
-    return rules::refuse("server.storage", "the match could not be stored: " + st.message);
-  }
+  p.row = std::move(row);
+  p.secrets = std::move(secrets);
+  return p;
+}
+
+void Runtime::host(Prepared prepared,
+                   std::function<void(Answer<std::shared_ptr<MatchHost>>)> done) {
+  store::AppendRequest req;
+  req.match_id = prepared.row.id;
+  req.create = true;
+  req.match_update = prepared.row;
+  req.secrets_update = prepared.secrets;
   auto host =
-      std::make_shared<MatchHost>(std::move(m), std::move(row), settings, store_, clock_, options_);
-  std::lock_guard lock(mu_);
-  hosts_[given.id] = host;
-  return host;
+      make_host(std::move(prepared.match), std::move(prepared.row), std::move(prepared.settings));
+  store_.append(std::move(req), [this, host, done = std::move(done)](store::Status st) {
+    if (!st.ok()) return done(st);
+    {
+      std::lock_guard lock(mu_);
+      hosts_[host->id()] = host;
+    }
+    hosted(host);
+    done(host);
+  });
+}
+
+std::shared_ptr<MatchHost> Runtime::make_host(std::unique_ptr<wire::AnyMatch> match,
+                                              store::MatchRow row, v1::MatchSettings settings) {
+  return std::make_shared<MatchHost>(std::move(match), std::move(row), std::move(settings), store_,
+                                     clock_, executor_, host_options_);
+}
+
+void Runtime::hosted(const std::shared_ptr<MatchHost>& host) {
+  if (on_hosted_) on_hosted_(host);
 }
 
 std::shared_ptr<MatchHost> Runtime::find(const std::string& id) {
@@ -79,6 +95,7 @@ std::shared_ptr<MatchHost> Runtime::find(const std::string& id) {
 std::vector<std::shared_ptr<MatchHost>> Runtime::matches() {
   std::lock_guard lock(mu_);
   std::vector<std::shared_ptr<MatchHost>> out;
+  out.reserve(hosts_.size());
   for (auto& [id, host] : hosts_)
     out.push_back(host);
   return out;
@@ -106,8 +123,7 @@ std::shared_ptr<MatchHost> Runtime::build(const store::MatchRow& row,
                   made.error().message);
     return nullptr;
   }
-  auto host =
-      std::make_shared<MatchHost>(std::move(*made), row, settings, store_, clock_, options_);
+  auto host = make_host(std::move(*made), row, settings);
   if (auto err = host->restore(*secrets, log, snapshot)) {
     spdlog::error("event=match_not_loaded match={} reason=\"log does not replay: {}\"", row.id,
                   *err);
@@ -127,22 +143,29 @@ std::shared_ptr<MatchHost> Runtime::load(const std::string& id) {
   }
   auto host = build(*row, snapshot, log);
   if (!host) return nullptr;
-  std::lock_guard lock(mu_);
-  return hosts_.emplace(id, host).first->second;
+  std::shared_ptr<MatchHost> kept;
+  {
+    std::lock_guard lock(mu_);
+    auto [it, inserted] = hosts_.emplace(id, host);
+    if (!inserted) return it->second;
+    kept = it->second;
+  }
+  hosted(kept);
+  return kept;
 }
 
-rules::Checked<std::optional<v1::CommandResult>> Runtime::first_answer(const std::string& id,
-                                                                       rules::Side side,
-                                                                       std::int64_t client_seq) {
+Answer<std::optional<v1::CommandResult>> Runtime::first_answer(const std::string& id,
+                                                               rules::Side side,
+                                                               std::int64_t client_seq) {
   std::optional<std::string> stored;
   if (store::Status st = store_.find_reply(id, rules::index(side), client_seq, &stored); !st.ok())
-    return rules::refuse("server.storage",
-                         "the server could not check this command; send it again");
+    return st;
   std::optional<v1::CommandResult> result;
   if (stored) {
     v1::CommandResult r;
-    if (!r.ParseFromString(*stored))
-      return rules::refuse("server.storage", "the stored answer to this command is unreadable");
+    if (!r.ParseFromString(*stored)) {
+      return store::Status{SQLITE_CORRUPT, "the stored answer to this command is unreadable"};
+    }
     result = std::move(r);
   }
   return result;
@@ -162,10 +185,18 @@ std::size_t Runtime::recover() {
       !st.ok()) {
     spdlog::error("event=recovery_failed error=\"{}\"", st.message);
   }
-  std::lock_guard lock(mu_);
-  for (const auto& row : recovery.loadable) {
-    if (auto it = loaded.find(row.id); it != loaded.end()) hosts_[row.id] = it->second;
+  std::vector<std::shared_ptr<MatchHost>> hosted_now;
+  {
+    std::lock_guard lock(mu_);
+    for (const auto& row : recovery.loadable) {
+      if (auto it = loaded.find(row.id); it != loaded.end()) {
+        hosts_[row.id] = it->second;
+        hosted_now.push_back(it->second);
+      }
+    }
   }
+  for (const auto& host : hosted_now)
+    hosted(host);
   spdlog::info("event=recovered matches={} closed={}", recovery.loadable.size(),
                recovery.closed.size());
   return recovery.loadable.size();

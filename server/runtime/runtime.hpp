@@ -44,8 +44,7 @@ class Runtime {
   // Stores `prepared` and hosts it; `done` gets the host after the commit (its dice commitment
   // is public from then on), or the store's failure. `done` runs on the store's writer
   // thread: it must only post.
-  void host(Prepared prepared,
-            std::function<void(Answer<std::shared_ptr<MatchHost>>)> done);
+  void host(Prepared prepared, std::function<void(Answer<std::shared_ptr<MatchHost>>)> done);
 
   std::shared_ptr<MatchHost> find(const std::string& id);
   // Loads a match that is not hosted here (a finished one, for its record) from the store,

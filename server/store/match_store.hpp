@@ -84,6 +84,16 @@ struct AppendRequest {
   std::optional<MatchRow> match_update;   // status, to_act, deadlines, outcome...
   std::optional<Snapshot> snapshot;       // every N entries
   std::optional<Secrets> secrets_update;  // entropy when a player is seated
+  // The request makes its match: match_update is inserted with secrets_update (both set), so
+  // a new match is stored through the writer's queue like everything else.
+  bool create = false;
+};
+
+// One answer kept under a side's client sequence number.
+struct StoredReply {
+  int side = 0;
+  std::int64_t client_seq = 0;
+  std::string reply;  // castra.v1.CommandResult bytes
 };
 
 class MatchStore {
@@ -116,6 +126,8 @@ class MatchStore {
   // The first answer given to (match, side, client_seq), if any.
   virtual Status find_reply(const std::string& match_id, int side, std::int64_t client_seq,
                             std::optional<std::string>* reply) = 0;
+  // Every answer given in a match, loaded with it: a hosted match answers repeats from memory.
+  virtual Status replies_of(const std::string& match_id, std::vector<StoredReply>* replies) = 0;
   // The latest snapshot and every log entry from an index on (start-up recovery, reconnects).
   virtual Status latest_snapshot(const std::string& match_id,
                                  std::optional<Snapshot>* snapshot) = 0;

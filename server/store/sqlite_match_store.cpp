@@ -74,6 +74,8 @@ const std::string kMatchesOfPlayer =
     std::string("SELECT ") + kMatchColumns +
     " FROM matches WHERE creator = ?1 OR player_a = ?1 OR player_b = ?1 "
     "ORDER BY updated_ms DESC, id LIMIT ?2";
+constexpr const char* kRepliesOf =
+    "SELECT side, client_seq, reply FROM command_replies WHERE match_id = ?1";
 constexpr const char* kSelectReply =
     "SELECT reply FROM command_replies WHERE match_id = ?1 AND side = ?2 AND client_seq = ?3";
 constexpr const char* kLatestSnapshot =
@@ -205,6 +207,10 @@ Status write_entry(Db& db, const std::string& match_id, const LogRow& entry) {
 }
 
 Status write_append(Db& db, const AppendRequest& request) {
+  if (request.create) {
+    assert(request.match_update && request.secrets_update && "a creation carries row and secrets");
+    return insert_match(db, *request.match_update, *request.secrets_update);
+  }
   Status s;
   if (request.entry) {
     if (s = write_entry(db, request.match_id, *request.entry); !s.ok()) return s;
@@ -380,6 +386,19 @@ Status SqliteMatchStore::find_reply(const std::string& match_id, int side, std::
         db, kSelectReply,
         [&](Statement& q) { q.bind(1, match_id).bind(2, std::int64_t{side}).bind(3, client_seq); },
         [&](const Statement& q) { *reply = q.column_blob(0); });
+  });
+}
+
+Status SqliteMatchStore::replies_of(const std::string& match_id,
+                                    std::vector<StoredReply>* replies) {
+  replies->clear();
+  return read([&](Db& db) {
+    return query(
+        db, kRepliesOf, [&](Statement& q) { q.bind(1, match_id); },
+        [&](const Statement& q) {
+          replies->push_back(
+              {static_cast<int>(q.column_int(0)), q.column_int(1), q.column_blob(2)});
+        });
   });
 }
 

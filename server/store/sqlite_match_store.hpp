@@ -38,6 +38,7 @@ class SqliteMatchStore final : public MatchStore {
   void append(AppendRequest request, std::function<void(Status)> done) override;
   Status flush() override;
 
+  Status replies_of(const std::string& match_id, std::vector<StoredReply>* replies) override;
   Status find_reply(const std::string& match_id, int side, std::int64_t client_seq,
                     std::optional<std::string>* reply) override;
   Status latest_snapshot(const std::string& match_id, std::optional<Snapshot>* snapshot) override;

@@ -314,7 +314,8 @@ TEST(BotGames, ABotDeclinesADrawOfferAndWinsWhenItsOpponentThenResigns) {
   // Once it is the person's move the bot has nothing to play, so only its answer can
   // withdraw the offer.
   ASSERT_TRUE(update_where(*human, [](const v1::MatchUpdate& u) {
-    return u.your_move() && !u.status().a_to_act();  // the bot created the match: side A
+    const v1::Snapshot& now = u.has_snapshot() ? u.snapshot() : u.status();
+    return u.your_move() && !now.a_to_act();  // the bot created the match: side A
   }));
   v1::ClientEnvelope offer;
   offer.mutable_offer_draw()->set_match_id(id);

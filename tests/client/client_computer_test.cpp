@@ -5,9 +5,6 @@
 // clicks make every command.
 #include <gtest/gtest.h>
 
-#include <fstream>
-#include <thread>
-
 #include "client/net/protocol_client.hpp"
 #include "client/sdl/theme.hpp"
 #include "tests/client/client_support.hpp"
@@ -58,14 +55,15 @@ Watcher connect(const std::string& url) {
   return w;
 }
 
-// The events in the match after an update.
+// The events in the match after an update (0: an update that does not say).
 std::uint64_t event_count(const v1::MatchUpdate& u) {
-  return u.has_status() ? u.status().event_count() : u.snapshot().event_count();
+  const auto* view = testing::view_of(u);
+  return view != nullptr ? view->event_count() : 0;
 }
 
 int game_turn(const v1::MatchUpdate& u) {
-  const auto& s = u.has_status() ? u.status() : u.snapshot();
-  return static_cast<int>(s.turn());
+  const auto* view = testing::view_of(u);
+  return view != nullptr ? static_cast<int>(view->turn()) : 0;
 }
 
 std::string cell(const v1::Coord& c) {
@@ -115,35 +113,6 @@ std::string clicks_for(const s::Legal& legal, int deployed, int* moves_left, int
   return "";
 }
 
-class ScriptWriter {
- public:
-  explicit ScriptWriter(std::string path) : path_(std::move(path)) {}
-  // Appends steps ending in a line the client prints, and waits until it has.
-  bool run(const std::string& steps, std::chrono::seconds timeout, const std::string& dir) {
-    const std::string ack = "ack " + std::to_string(++acks_);
-    append(steps + "print " + ack + "\n");
-    return wait_for_line(dir, ack, timeout);
-  }
-  void append(const std::string& steps) {
-    std::ofstream out(path_, std::ios::app);
-    out << steps;
-  }
-  static bool wait_for_line(const std::string& dir, const std::string& line,
-                            std::chrono::seconds timeout) {
-    const auto until = std::chrono::steady_clock::now() + timeout;
-    while (std::chrono::steady_clock::now() < until) {
-      if (testing::read_file(dir + "/client.log").find(line + "\n") != std::string::npos)
-        return true;
-      std::this_thread::sleep_for(50ms);
-    }
-    return false;
-  }
-
- private:
-  std::string path_;
-  int acks_ = 0;
-};
-
 TEST(ClientLiveComputer, APlayerStartsAMatchAgainstTheComputerFromTheLobbyAndPlaysItToTheEnd) {
   testing::ServerProcess server(
       {"--argon2-opslimit", "1", "--argon2-memlimit", "8192", "--log-level", "debug"});
@@ -167,8 +136,8 @@ TEST(ClientLiveComputer, APlayerStartsAMatchAgainstTheComputerFromTheLobbyAndPla
                       "frames 3\nscreenshot start.png\nprint ready\nfollow\n");
   testing::ClientProcess client(dir, {"--server", server.ws_url(), "--name", "alice", "--password",
                                       kPassword, "--script", script, "--exit-after", "280"});
-  ScriptWriter steps(script);
-  ASSERT_TRUE(ScriptWriter::wait_for_line(dir, "ready", 60s))
+  testing::ScriptWriter steps(script);
+  ASSERT_TRUE(testing::ScriptWriter::wait_for_line(dir, "ready", 60s))
       << testing::read_file(dir + "/client.log");
 
   // The server made the match the clicks asked for, with the computer in the other seat.
@@ -204,7 +173,7 @@ TEST(ClientLiveComputer, APlayerStartsAMatchAgainstTheComputerFromTheLobbyAndPla
   while (!over && std::chrono::steady_clock::now() < until) {
     auto u = alice.next_update(id, 500ms);
     if (!u) continue;
-    over = u->has_record() || (u->has_status() && u->status().ended());
+    over = u->has_record() || (testing::view_of(*u) != nullptr && testing::view_of(*u)->ended());
     if (over || !u->your_move() || !u->has_legal() || event_count(*u) <= acted_at) continue;
     const auto& legal = u->legal().stand();
     if (legal.phase() != phase) {

@@ -123,7 +123,8 @@ struct Seat {
   void answer(const v1::MatchUpdate& u,
               const std::function<std::optional<v1::GameCommand>(const v1::GameLegal&)>& choose) {
     if (!u.your_move() || !u.has_legal()) return;
-    if (u.has_status() && u.status().event_count() < events_after_last_command) return;
+    const auto* view = testing::view_of(u);
+    if (view != nullptr && view->event_count() < events_after_last_command) return;
     if (auto c = choose(u.legal())) submit(*c);
   }
   std::uint64_t events_after_last_command = 0;
@@ -411,7 +412,11 @@ TEST(ClientLiveOptio, PlaysItsOrdersAndAnAdvanceByClicksAndTheBoardFollowsTheSer
   // Bob answers his orders phase meanwhile, then waits.
   play_simply(
       bob, bob_first,
-      [](const v1::MatchUpdate& u) { return u.has_status() && u.status().phase() == "move"; }, 60s);
+      [](const v1::MatchUpdate& u) {
+        const auto* view = testing::view_of(u);
+        return view != nullptr && view->phase() == "move";
+      },
+      60s);
   ASSERT_EQ(client.wait(120s), 0) << log_of(dir);
 
   auto p = Picture::load(dir + "/selected.png");
@@ -605,7 +610,8 @@ void play_until_turn(Seat& a, Seat& b, int turn) {
     for (Seat* seat : {&a, &b}) {
       auto u = seat->next_update(100ms);
       if (!u) continue;
-      if (u->has_status() && u->status().turn() >= turn) return;
+      const auto* view = testing::view_of(*u);
+      if (view != nullptr && view->turn() >= turn) return;
       seat->answer(*u, simple_answer);
     }
   }
@@ -628,7 +634,7 @@ TEST(ClientLiveReplay, ShowsTheBoardAsItWasAtEachStepAndJumpsToATurn) {
   // Game turn 1: the side that moves first takes one group of one kind of figure to an empty
   // hex (the board now, as the mover sees it, says which are empty); then both end their
   // phases until turn 2 begins, and the other side resigns.
-  const auto& at = move_update.has_status() ? move_update.status() : move_update.snapshot();
+  const auto& at = *testing::view_of(move_update);
   const auto now = mover->call(client::requests::get_snapshot(id, at.entry_count()));
   ASSERT_TRUE(now.has_snapshot()) << now.DebugString();
   v1::Coord from, to;

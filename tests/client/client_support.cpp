@@ -320,6 +320,35 @@ std::string offline_view(const wire::AnyMatch& m, std::optional<rules::Side> pla
   return out + json + "\n";
 }
 
+bool ScriptWriter::run(const std::string& steps, std::chrono::seconds timeout,
+                       const std::string& dir) {
+  const std::string ack = "ack " + std::to_string(++acks_);
+  append(steps + "print " + ack + "\n");
+  return wait_for_line(dir, ack, timeout);
+}
+
+void ScriptWriter::append(const std::string& steps) {
+  std::ofstream out(path_, std::ios::app);
+  out << steps;
+}
+
+bool ScriptWriter::wait_for_line(const std::string& dir, const std::string& line,
+                                 std::chrono::seconds timeout) {
+  // The client prints to a file: there is nothing to wait on but the file itself.
+  const auto until = std::chrono::steady_clock::now() + timeout;
+  while (std::chrono::steady_clock::now() < until) {
+    if (read_file(dir + "/client.log").find(line + "\n") != std::string::npos) return true;
+    std::this_thread::sleep_for(50ms);
+  }
+  return false;
+}
+
+const v1::Snapshot* view_of(const v1::MatchUpdate& u) {
+  if (u.has_snapshot()) return &u.snapshot();
+  if (u.has_status()) return &u.status();
+  return nullptr;
+}
+
 void write_file(const std::string& path, const std::string& text) {
   std::ofstream(path) << text;
 }

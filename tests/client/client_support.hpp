@@ -50,6 +50,23 @@ class ClientProcess {
   std::optional<int> status_;
 };
 
+// The steps of a --script that ends in `follow`, written as the match goes.
+class ScriptWriter {
+ public:
+  explicit ScriptWriter(std::string path) : path_(std::move(path)) {}
+  // Appends steps ending in a line the client prints, and waits until it has (its log is
+  // dir/client.log).
+  bool run(const std::string& steps, std::chrono::seconds timeout, const std::string& dir);
+  void append(const std::string& steps);
+  // Whether dir/client.log holds `line` within `timeout`.
+  static bool wait_for_line(const std::string& dir, const std::string& line,
+                            std::chrono::seconds timeout);
+
+ private:
+  std::string path_;
+  int acks_ = 0;
+};
+
 // A PNG castra-client wrote, with the layout it wrote beside it (FILE.json).
 class Picture {
  public:
@@ -92,6 +109,10 @@ std::string play_line(wire::AnyMatch& m, const std::string& line);
 // `scenario` names it as the lobby would ("optio/cannae"); empty: "<ruleset>/training".
 std::string offline_view(const wire::AnyMatch& m, std::optional<rules::Side> player,
                          std::uint32_t spectator_delay_turns = 0, const std::string& scenario = "");
+
+// What an update says of the match: its board (protocol 1.1), or a 1.0 server's status;
+// nullptr for an update that changes neither (the spectator count, a draw offer).
+const v1::Snapshot* view_of(const v1::MatchUpdate& u);
 
 void write_file(const std::string& path, const std::string& text);
 std::string read_file(const std::string& path);

@@ -116,6 +116,7 @@ void expect_every_command_acknowledged(const std::string& scenario) {
   EXPECT_EQ(field(s, "opponent_missing"), 0);
   EXPECT_EQ(field(s, "spectator_missing"), 0);
   EXPECT_EQ(field(s, "spectator_n"), field(s, "commands_accepted"));
+  EXPECT_EQ(field(s, "board_refreshes"), 0) << "every update carries the board (protocol 1.1)";
   EXPECT_EQ(field(s, "errors"), 0) << s.ShortDebugString();
   EXPECT_GT(field(s, "server_rss_mib"), 0);
 }

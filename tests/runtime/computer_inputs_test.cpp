@@ -30,8 +30,8 @@ Played play_once(int orders_extra) {
   const std::string dir = castra::testing::make_temp_dir("castra-computer-inputs");
   auto sqlite = open_store(dir + "/castra.db");
   server::ManualClock clock(1'700'000'000'000);
-  server::TaskQueue runtime_queue("runtime", 1, 4096);
-  runtime::Runtime runtime(*sqlite, clock, posted_to(runtime_queue));
+  server::TaskQueue match_threads("matches", 1, 4096);
+  runtime::Runtime runtime(*sqlite, clock, match_threads);
   std::mutex mu;
   ComputerOptions options;
   options.random = repeatable_random();
@@ -68,7 +68,7 @@ Played play_once(int orders_extra) {
     if (command->optio().has_submit_orders()) {
       for (const auto& p : command->optio().submit_orders().paths())
         out.human_paths.push_back(p);
-      out.human_view_with_paths = host->snapshot(rules::Viewer::kSideA).SerializeAsString();
+      out.human_view_with_paths = human->board().SerializeAsString();
     }
   }
   out.record = human->record();

@@ -46,9 +46,9 @@ inline RandomBytes repeatable_random() {
   };
 }
 
-// The picture an update gives of who must act: its snapshot, or its status.
+// The picture an update gives of who must act: its board (kept from the last one that had it).
 inline const v1::Snapshot& status_of(const v1::MatchUpdate& u) {
-  return u.has_snapshot() ? u.snapshot() : u.status();
+  return u.snapshot();
 }
 
 inline bool must_act(const v1::Snapshot& s, Side side) {
@@ -59,10 +59,18 @@ inline bool must_act(const v1::Snapshot& s, Side side) {
 class Human final : public runtime::Observer {
  public:
   explicit Human(Side side) : side_(side) {}
-  void on_update(const v1::MatchUpdate& u) override {
+  void on_update(const runtime::Update& update) override {
+    const v1::MatchUpdate& u = *update.message;
     {
       std::lock_guard lock(mu_);
-      latest_ = u;
+      // An update without a board (a count, an offer) leaves the board it had.
+      if (u.has_snapshot() || !latest_) {
+        latest_ = u;
+      } else {
+        v1::Snapshot board = latest_->snapshot();
+        latest_ = u;
+        *latest_->mutable_snapshot() = std::move(board);
+      }
       if (u.has_record()) record_ = u.record();
       if (u.draw_offered()) saw_offer_ = true;
       ++updates_;
@@ -97,6 +105,11 @@ class Human final : public runtime::Observer {
     std::lock_guard lock(mu_);
     return record_;
   }
+  // The board this side was last sent.
+  v1::Snapshot board() {
+    std::lock_guard lock(mu_);
+    return latest_ ? latest_->snapshot() : v1::Snapshot();
+  }
 
  private:
   const Side side_;
@@ -117,15 +130,6 @@ inline std::unique_ptr<store::SqliteMatchStore> open_store(const std::string& pa
   return s;
 }
 
-// The host options of the server (server/main.cpp): queued requests run on a thread of their
-// own, never on the store's writer thread (HostOptions' default runs them at once, which
-// holds only while no request ever waits behind a commit).
-inline runtime::HostOptions posted_to(server::TaskQueue& queue) {
-  runtime::HostOptions options;
-  options.post = [&queue](std::function<void()> task) { queue.post(std::move(task)); };
-  return options;
-}
-
 inline match::Bytes32 filled(std::uint8_t v) {
   match::Bytes32 b{};
   b.fill(v);
@@ -136,30 +140,61 @@ inline match::Bytes32 filled(std::uint8_t v) {
 inline std::shared_ptr<runtime::MatchHost> create_against_computer(runtime::Runtime& runtime,
                                                                    const std::string& scenario,
                                                                    v1::ComputerStrength strength) {
-  runtime::CreateRequest req;
-  req.match_id = "m-computer";
-  req.scenario_name = scenario;
-  req.scenario = load_scenario(scenario);
-  req.settings.set_spectators_allowed(true);
-  req.settings.set_creator_side(v1::SIDE_A);
-  req.settings.set_computer(strength);
-  req.server_seed = filled(0x42);
-  auto host = runtime.create(req);
-  EXPECT_TRUE(host.ok());
-  return host.ok() ? *host : nullptr;
+  store::MatchRow row;
+  row.id = "m-computer";
+  row.scenario_name = scenario;
+  row.scenario = load_scenario(scenario).SerializeAsString();
+  v1::MatchSettings settings;
+  settings.set_spectators_allowed(true);
+  settings.set_creator_side(v1::SIDE_A);
+  settings.set_computer(strength);
+  row.settings = settings.SerializeAsString();
+  store::Secrets secrets;
+  secrets.server_seed = std::string(match::as_view(filled(0x42)));
+  auto prepared = runtime.prepare(row, secrets);
+  EXPECT_TRUE(prepared.ok());
+  if (!prepared) return nullptr;
+  std::promise<std::shared_ptr<runtime::MatchHost>> hosted;
+  runtime.host(std::move(*prepared), [&](runtime::Answer<std::shared_ptr<runtime::MatchHost>> a) {
+    hosted.set_value(a.ok() ? a.value() : nullptr);
+  });
+  return hosted.get_future().get();
 }
 
-inline std::optional<rules::RuleError> wait(
-    const std::function<void(runtime::MatchHost::Done)>& act) {
-  std::promise<std::optional<rules::RuleError>> p;
-  act([&](std::optional<rules::RuleError> e) { p.set_value(std::move(e)); });
+// Waits until everything asked of `host` so far has run (its requests run in order).
+inline void settle(runtime::MatchHost& host) {
+  std::promise<void> p;
+  host.legal(Side::kA, [&](runtime::Answer<v1::GameLegal>) { p.set_value(); });
+  p.get_future().get();
+}
+
+// Runs a match-level act and waits for its answer: nothing when it was done, else why not.
+inline std::optional<std::string> wait(
+    const std::function<void(runtime::MatchHost::Reply<runtime::Done>)>& act) {
+  std::promise<std::optional<std::string>> p;
+  act([&](runtime::Answer<runtime::Done> a) {
+    if (a.ok()) return p.set_value(std::nullopt);
+    p.set_value(a.refusal() ? a.refusal()->message : a.storage_failure()->message);
+  });
   return p.get_future().get();
 }
 
+// The command's answer as the player sees it: accepted, or refused with the rule.
 inline v1::CommandResult submit(runtime::MatchHost& host, Side side, std::int64_t seq,
                                 const v1::GameCommand& c) {
   std::promise<v1::CommandResult> p;
-  host.submit(side, seq, c, filled(0x07), [&](v1::CommandResult r) { p.set_value(r); });
+  host.submit(side, seq, c, filled(0x07), nullptr, [&](runtime::Answer<runtime::Submitted> a) {
+    v1::CommandResult r;
+    if (a.ok()) {
+      r = a->result;
+    } else if (a.refusal()) {
+      r.mutable_error()->set_rule(a.refusal()->rule);
+      r.mutable_error()->set_message(a.refusal()->message);
+    } else {
+      r.mutable_error()->set_rule("storage");
+    }
+    p.set_value(r);
+  });
   return p.get_future().get();
 }
 

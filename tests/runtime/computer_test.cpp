@@ -43,27 +43,28 @@ class ComputerOpponentTest : public ::testing::Test {
   std::string dir_;
   std::unique_ptr<store::SqliteMatchStore> store_;
   server::ManualClock clock_;
-  server::TaskQueue queue_{"runtime", 1, 4096};
+  server::TaskQueue queue_{"matches", 1, 4096};
   castra::testing::Picker picker_;
   std::int64_t seq_ = 0;
 };
 
 TEST_F(ComputerOpponentTest, TakesTheFreeSideAtOnceAndTheMatchGoesLiveWithTheCreator) {
-  runtime::Runtime runtime(*store_, clock_, posted_to(queue_));
+  runtime::Runtime runtime(*store_, clock_, queue_);
   Computers computers;
   auto host = create_against_computer(runtime, "optio/training", v1::COMPUTER_RANDOM);
   computers.play(host);
-  EXPECT_TRUE(host->seated(Side::kB));
-  EXPECT_FALSE(host->seated(Side::kA));
-  EXPECT_EQ(host->row().status, store::MatchStatus::kOpen);
-  EXPECT_FALSE(host->row().player_b.has_value()) << "the computer has no account";
+  settle(*host);
+  EXPECT_TRUE(host->seen()->seated[rules::index(Side::kB)]);
+  EXPECT_FALSE(host->seen()->seated[rules::index(Side::kA)]);
+  EXPECT_EQ(host->seen()->row.status, store::MatchStatus::kOpen);
+  EXPECT_FALSE(host->seen()->row.player_b.has_value()) << "the computer has no account";
   EXPECT_FALSE(wait([&](auto d) { host->seat(Side::kA, 7, "entropy", d); }));
-  EXPECT_EQ(host->row().status, store::MatchStatus::kLive);
+  EXPECT_EQ(host->seen()->row.status, store::MatchStatus::kLive);
   EXPECT_EQ(computers.playing(), 1u);
 }
 
 TEST_F(ComputerOpponentTest, PlaysAWholeMatchAndLeavesItWhenItEnds) {
-  runtime::Runtime runtime(*store_, clock_, posted_to(queue_));
+  runtime::Runtime runtime(*store_, clock_, queue_);
   Computers computers;
   auto host = create_against_computer(runtime, "stand/training", v1::COMPUTER_GREEDY);
   computers.play(host);
@@ -80,7 +81,7 @@ TEST_F(ComputerOpponentTest, PlaysAWholeMatchAndLeavesItWhenItEnds) {
 }
 
 TEST_F(ComputerOpponentTest, DeclinesADrawOffer) {
-  runtime::Runtime runtime(*store_, clock_, posted_to(queue_));
+  runtime::Runtime runtime(*store_, clock_, queue_);
   Computers computers;
   auto host = create_against_computer(runtime, "optio/training", v1::COMPUTER_GREEDY);
   computers.play(host);
@@ -95,7 +96,7 @@ TEST_F(ComputerOpponentTest, DeclinesADrawOffer) {
   EXPECT_TRUE(human->wait_until([before](std::size_t updates, bool saw_offer, const auto&) {
     return saw_offer && updates >= before + 2;
   }));
-  EXPECT_FALSE(host->ended());
+  EXPECT_FALSE(host->seen()->ended);
   // Declined, not accepted: accepting it now finds no offer.
   EXPECT_TRUE(wait([&](auto d) { host->accept_draw(Side::kA, d); }).has_value());
 }
@@ -104,7 +105,7 @@ TEST_F(ComputerOpponentTest, PlaysOnAfterTheRuntimeRecoversFromARestart) {
   std::string id;
   int entries_before = 0;
   {
-    runtime::Runtime runtime(*store_, clock_, posted_to(queue_));
+    runtime::Runtime runtime(*store_, clock_, queue_);
     Computers computers;
     auto host = create_against_computer(runtime, "optio/training", v1::COMPUTER_GREEDY);
     id = host->id();
@@ -113,13 +114,13 @@ TEST_F(ComputerOpponentTest, PlaysOnAfterTheRuntimeRecoversFromARestart) {
     host->subscribe(rules::Viewer::kSideA, std::nullopt, human);
     ASSERT_FALSE(wait([&](auto d) { host->seat(Side::kA, 7, "entropy", d); }));
     ASSERT_TRUE(play(*host, *human, 12));
-    ASSERT_FALSE(host->ended());
+    ASSERT_FALSE(host->seen()->ended);
     computers.stop();
-    entries_before = static_cast<int>(host->snapshot(rules::Viewer::kSideA).entry_count());
+    entries_before = static_cast<int>(host->seen()->entries);
   }
   // What the server does as it stops: every write queued is committed.
   ASSERT_TRUE(store_->flush().ok());
-  runtime::Runtime runtime(*store_, clock_, posted_to(queue_));
+  runtime::Runtime runtime(*store_, clock_, queue_);
   ASSERT_EQ(runtime.recover(), 1u);
   Computers computers;
   EXPECT_EQ(computers.resume(runtime), 1u);

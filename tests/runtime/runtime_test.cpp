@@ -9,6 +9,7 @@
 #include <sstream>
 #include <thread>
 
+#include "server/base/task_queue.hpp"
 #include "server/runtime/runtime.hpp"
 #include "server/store/sqlite_match_store.hpp"
 #include "tests/support/server_process.hpp"
@@ -33,9 +34,9 @@ match::Bytes32 filled(std::uint8_t v) {
 
 class Recorder final : public Observer {
  public:
-  void on_update(const v1::MatchUpdate& u) override {
+  void on_update(const Update& u) override {
     std::lock_guard lock(mu_);
-    updates_.push_back(u);
+    updates_.push_back(*u.message);
   }
   std::vector<v1::MatchUpdate> updates() {
     std::lock_guard lock(mu_);
@@ -76,6 +77,9 @@ class FaultyStore final : public store::MatchStore {
     inner_.append(std::move(req), std::move(done));
   }
   store::Status flush() override { return inner_.flush(); }
+  store::Status replies_of(const std::string& id, std::vector<store::StoredReply>* out) override {
+    return inner_.replies_of(id, out);
+  }
   store::Status find_reply(const std::string& m, int side, std::int64_t seq,
                            std::optional<std::string>* r) override {
     return inner_.find_reply(m, side, seq, r);
@@ -112,7 +116,7 @@ class RuntimeTest : public ::testing::Test {
         sqlite_(open_store(path_)),
         store_(*sqlite_),
         clock_(1'700'000'000'000),
-        runtime_(store_, clock_) {}
+        runtime_(store_, clock_, matches_) {}
 
   std::optional<store::MatchRow> row(const std::string& id) {
     std::optional<store::MatchRow> r;
@@ -126,40 +130,71 @@ class RuntimeTest : public ::testing::Test {
   }
 
   std::shared_ptr<MatchHost> create(std::uint32_t seconds_per_move = 0, std::uint32_t delay = 0) {
-    CreateRequest req;
-    req.match_id = "m-" + std::to_string(++next_);
-    req.scenario_name = "optio/training";
-    req.scenario = load_scenario("optio/training");
-    req.settings.mutable_time_control()->set_seconds_per_move(seconds_per_move);
-    req.settings.set_spectators_allowed(true);
-    req.settings.set_spectator_delay_turns(delay);
-    req.server_seed = filled(0x42);
-    auto host = runtime_.create(req);
-    EXPECT_TRUE(host.ok());
-    return *host;
+    store::MatchRow row;
+    row.id = "m-" + std::to_string(++next_);
+    row.scenario_name = "optio/training";
+    row.scenario = load_scenario("optio/training").SerializeAsString();
+    v1::MatchSettings settings;
+    settings.mutable_time_control()->set_seconds_per_move(seconds_per_move);
+    settings.set_spectators_allowed(true);
+    settings.set_spectator_delay_turns(delay);
+    row.settings = settings.SerializeAsString();
+    store::Secrets secrets;
+    secrets.server_seed = std::string(match::as_view(filled(0x42)));
+    auto prepared = runtime_.prepare(row, secrets);
+    EXPECT_TRUE(prepared.ok());
+    std::promise<std::shared_ptr<MatchHost>> hosted;
+    runtime_.host(std::move(*prepared), [&](Answer<std::shared_ptr<MatchHost>> a) {
+      hosted.set_value(a.ok() ? a.value() : nullptr);
+    });
+    return hosted.get_future().get();
   }
 
-  static std::optional<rules::RuleError> wait(const std::function<void(MatchHost::Done)>& act) {
-    std::promise<std::optional<rules::RuleError>> p;
-    act([&](std::optional<rules::RuleError> e) { p.set_value(std::move(e)); });
+  // Runs a match-level act and waits for its answer: true when it was done.
+  static bool ok(const std::function<void(MatchHost::Reply<Done>)>& act) {
+    std::promise<bool> p;
+    act([&](Answer<Done> a) { p.set_value(a.ok()); });
     return p.get_future().get();
   }
 
+  static Answer<Submitted> submit_answer(MatchHost& host, Side side,
+                                         std::optional<std::int64_t> seq,
+                                         const v1::GameCommand& c) {
+    std::promise<Answer<Submitted>> p;
+    host.submit(side, seq, c, filled(0x07), nullptr,
+                [&](Answer<Submitted> a) { p.set_value(std::move(a)); });
+    return p.get_future().get();
+  }
+
+  // The command's answer as the player sees it: accepted, or refused with the rule.
   static v1::CommandResult submit(MatchHost& host, Side side, std::optional<std::int64_t> seq,
                                   const v1::GameCommand& c) {
-    std::promise<v1::CommandResult> p;
-    host.submit(side, seq, c, filled(0x07), [&](v1::CommandResult r) { p.set_value(r); });
-    return p.get_future().get();
+    const Answer<Submitted> a = submit_answer(host, side, seq, c);
+    if (a.ok()) return a->result;
+    v1::CommandResult refused;
+    EXPECT_NE(a.refusal(), nullptr) << "the store failed";
+    if (a.refusal()) refused.mutable_error()->set_rule(a.refusal()->rule);
+    return refused;
+  }
+
+  // Waits until everything asked of `host` so far has run (its requests run in order).
+  static void settle(MatchHost& host) {
+    std::promise<void> p;
+    host.legal(Side::kA, [&](Answer<v1::GameLegal>) { p.set_value(); });
+    p.get_future().get();
   }
 
   void seat_both(MatchHost& host) {
-    EXPECT_FALSE(wait([&](auto d) { host.seat(Side::kA, 1, "entropy-a", d); }));
-    EXPECT_FALSE(wait([&](auto d) { host.seat(Side::kB, 2, "entropy-b", d); }));
+    EXPECT_TRUE(ok([&](auto d) { host.seat(Side::kA, 1, "entropy-a", d); }));
+    EXPECT_TRUE(ok([&](auto d) { host.seat(Side::kB, 2, "entropy-b", d); }));
   }
 
   // The first legal deployment of `side`, from the legal list the server would send.
-  static v1::GameCommand first_deploy(const MatchHost& host, Side side) {
-    const v1::GameLegal legal = host.legal(side);
+  static v1::GameCommand first_deploy(MatchHost& host, Side side) {
+    std::promise<v1::GameLegal> p;
+    host.legal(side,
+               [&](Answer<v1::GameLegal> a) { p.set_value(a.ok() ? a.value() : v1::GameLegal()); });
+    const v1::GameLegal legal = p.get_future().get();
     v1::GameCommand c;
     for (const auto& u : legal.optio().units()) {
       if (u.placements_size() == 0) continue;
@@ -178,6 +213,7 @@ class RuntimeTest : public ::testing::Test {
   std::unique_ptr<store::SqliteMatchStore> sqlite_;
   FaultyStore store_;
   server::ManualClock clock_;
+  server::TaskQueue matches_{"matches", 1, 4096};
   Runtime runtime_;
   int next_ = 0;
 };
@@ -185,15 +221,15 @@ class RuntimeTest : public ::testing::Test {
 TEST_F(RuntimeTest, AMatchIsOpenUntilBothSeatsAreTakenThenLive) {
   auto host = create();
   EXPECT_EQ(row(host->id())->status, store::MatchStatus::kOpen);
-  EXPECT_FALSE(wait([&](auto d) { host->seat(Side::kA, 1, "a", d); }));
+  EXPECT_TRUE(ok([&](auto d) { host->seat(Side::kA, 1, "a", d); }));
   EXPECT_EQ(row(host->id())->status, store::MatchStatus::kOpen);
-  EXPECT_FALSE(wait([&](auto d) { host->seat(Side::kB, 2, "b", d); }));
+  EXPECT_TRUE(ok([&](auto d) { host->seat(Side::kB, 2, "b", d); }));
   const auto stored = row(host->id());
   EXPECT_EQ(stored->status, store::MatchStatus::kLive);
   EXPECT_EQ(stored->player_a, 1);
   EXPECT_EQ(stored->player_b, 2);
   EXPECT_EQ(stored->to_act, "A");  // side A deploys first in the training battle
-  EXPECT_TRUE(wait([&](auto d) { host->seat(Side::kB, 3, "again", d); }).has_value());
+  EXPECT_FALSE(ok([&](auto d) { host->seat(Side::kB, 3, "again", d); }));
 }
 
 TEST_F(RuntimeTest, ACommandIsAcknowledgedOnlyOnceItIsStored) {
@@ -201,10 +237,11 @@ TEST_F(RuntimeTest, ACommandIsAcknowledgedOnlyOnceItIsStored) {
   seat_both(*host);
   const std::size_t before = log(host->id()).size();
   std::promise<std::size_t> stored_at_ack;
-  host->submit(Side::kA, 1, first_deploy(*host, Side::kA), filled(1), [&](v1::CommandResult r) {
-    EXPECT_TRUE(r.accepted()) << r.error().message();
-    stored_at_ack.set_value(log(host->id()).size());
-  });
+  host->submit(Side::kA, 1, first_deploy(*host, Side::kA), filled(1), nullptr,
+               [&](Answer<Submitted> a) {
+                 EXPECT_TRUE(a.ok());
+                 stored_at_ack.set_value(log(host->id()).size());
+               });
   EXPECT_EQ(stored_at_ack.get_future().get(), before + 1);
 }
 
@@ -214,11 +251,11 @@ TEST_F(RuntimeTest, ARepeatedClientSequenceNumberGetsTheFirstAnswerAndIsNotAppli
   const v1::GameCommand deploy = first_deploy(*host, Side::kA);
   const v1::CommandResult first = submit(*host, Side::kA, 7, deploy);
   ASSERT_TRUE(first.accepted()) << first.error().message();
-  const std::uint64_t events = host->committed_events();
+  const std::uint64_t events = host->seen()->events;
   const std::size_t entries = log(host->id()).size();
   const v1::CommandResult again = submit(*host, Side::kA, 7, deploy);
   EXPECT_EQ(again.SerializeAsString(), first.SerializeAsString());
-  EXPECT_EQ(host->committed_events(), events);
+  EXPECT_EQ(host->seen()->events, events);
   EXPECT_EQ(log(host->id()).size(), entries);
 }
 
@@ -229,13 +266,13 @@ TEST_F(RuntimeTest, ARepeatIsRecognisedAfterARestart) {
   const v1::CommandResult first = submit(*host, Side::kA, 11, deploy);
   ASSERT_TRUE(first.accepted());
   ASSERT_TRUE(store_.flush().ok());
-  Runtime restarted(store_, clock_);
+  Runtime restarted(store_, clock_, matches_);
   ASSERT_EQ(restarted.recover(), 1u);
   auto again_host = restarted.find(host->id());
   ASSERT_NE(again_host, nullptr);
   const v1::CommandResult again = submit(*again_host, Side::kA, 11, deploy);
   EXPECT_EQ(again.SerializeAsString(), first.SerializeAsString());
-  EXPECT_EQ(again_host->committed_events(), host->committed_events());
+  EXPECT_EQ(again_host->seen()->events, host->seen()->events);
 }
 
 TEST_F(RuntimeTest, OutOfTurnCommandsAreRefusedWithTheTurnRule) {
@@ -252,12 +289,12 @@ TEST_F(RuntimeTest, AMissedDeadlineForfeitsTheMatch) {
   ASSERT_TRUE(row(host->id())->deadline_a_ms.has_value());
   clock_.advance(59'000);
   runtime_.tick();
-  ASSERT_TRUE(store_.flush().ok());
-  EXPECT_FALSE(host->ended());
+  settle(*host);
+  EXPECT_FALSE(host->seen()->ended);
   clock_.advance(2'000);
   runtime_.tick();
-  ASSERT_TRUE(store_.flush().ok());
-  ASSERT_TRUE(host->ended());
+  settle(*host);
+  ASSERT_TRUE(host->seen()->ended);
   const auto stored = row(host->id());
   EXPECT_EQ(stored->status, store::MatchStatus::kFinished);
   v1::Outcome outcome;
@@ -270,12 +307,13 @@ TEST_F(RuntimeTest, DeadlinesSurviveARestart) {
   auto host = create(/*seconds_per_move=*/60);
   seat_both(*host);
   ASSERT_TRUE(store_.flush().ok());
-  Runtime restarted(store_, clock_);
+  Runtime restarted(store_, clock_, matches_);
   ASSERT_EQ(restarted.recover(), 1u);
   clock_.advance(61'000);
   restarted.tick();
-  ASSERT_TRUE(store_.flush().ok());
-  EXPECT_TRUE(restarted.find(host->id())->ended());
+  auto again = restarted.find(host->id());
+  settle(*again);
+  EXPECT_TRUE(again->seen()->ended);
 }
 
 TEST_F(RuntimeTest, ThePlayerToActGetsTheLegalCommandsAndSpectatorsNever) {
@@ -288,7 +326,6 @@ TEST_F(RuntimeTest, ThePlayerToActGetsTheLegalCommandsAndSpectatorsNever) {
   host->subscribe(Viewer::kSideB, std::nullopt, b);
   host->subscribe(Viewer::kSpectator, std::nullopt, spectator);
   ASSERT_TRUE(submit(*host, Side::kA, 1, first_deploy(*host, Side::kA)).accepted());
-  ASSERT_TRUE(store_.flush().ok());
   const auto au = a->updates();
   ASSERT_GE(au.size(), 2u);
   EXPECT_TRUE(au.front().has_snapshot());
@@ -306,15 +343,16 @@ TEST_F(RuntimeTest, AReconnectingClientGetsExactlyTheEventsItMissed) {
   auto host = create();
   seat_both(*host);
   ASSERT_TRUE(submit(*host, Side::kA, 1, first_deploy(*host, Side::kA)).accepted());
-  const std::uint64_t seen = host->committed_events();
+  const std::uint64_t seen = host->seen()->events;
   ASSERT_TRUE(submit(*host, Side::kA, 2, first_deploy(*host, Side::kA)).accepted());
   ASSERT_TRUE(submit(*host, Side::kA, 3, first_deploy(*host, Side::kA)).accepted());
   auto back = std::make_shared<Recorder>();
   host->subscribe(Viewer::kSideA, seen, back);
+  settle(*host);
   const auto updates = back->updates();
   ASSERT_EQ(updates.size(), 1u);
-  EXPECT_FALSE(updates[0].has_snapshot());
-  ASSERT_EQ(static_cast<std::uint64_t>(updates[0].events_size()), host->committed_events() - seen);
+  EXPECT_TRUE(updates[0].has_snapshot()) << "the board comes with the first update";
+  ASSERT_EQ(static_cast<std::uint64_t>(updates[0].events_size()), host->seen()->events - seen);
   EXPECT_EQ(updates[0].events(0).number(), seen);
 }
 
@@ -322,10 +360,10 @@ TEST_F(RuntimeTest, AResignationEndsTheMatchWithAVerifiableRecord) {
   auto host = create();
   seat_both(*host);
   ASSERT_TRUE(submit(*host, Side::kA, 1, first_deploy(*host, Side::kA)).accepted());
-  EXPECT_FALSE(wait([&](auto d) { host->resign(Side::kA, d); }));
-  ASSERT_TRUE(host->ended());
-  auto record = host->record();
-  ASSERT_TRUE(record.has_value());
+  EXPECT_TRUE(ok([&](auto d) { host->resign(Side::kA, d); }));
+  ASSERT_TRUE(host->seen()->ended);
+  auto record = host->seen()->record;
+  ASSERT_TRUE(record);
   EXPECT_EQ(wire::verify_record(*record), std::nullopt);
   EXPECT_EQ(record->outcome().kind(), v1::Outcome::WIN_B);
 }
@@ -333,22 +371,23 @@ TEST_F(RuntimeTest, AResignationEndsTheMatchWithAVerifiableRecord) {
 TEST_F(RuntimeTest, ADrawNeedsAnOfferFromTheOtherSide) {
   auto host = create();
   seat_both(*host);
-  EXPECT_TRUE(wait([&](auto d) { host->accept_draw(Side::kB, d); }).has_value());
-  EXPECT_FALSE(wait([&](auto d) { host->offer_draw(Side::kA, d); }));
-  EXPECT_TRUE(wait([&](auto d) { host->accept_draw(Side::kA, d); }).has_value());
-  EXPECT_FALSE(wait([&](auto d) { host->accept_draw(Side::kB, d); }));
-  EXPECT_TRUE(host->ended());
+  EXPECT_FALSE(ok([&](auto d) { host->accept_draw(Side::kB, d); }));
+  EXPECT_TRUE(ok([&](auto d) { host->offer_draw(Side::kA, d); }));
+  EXPECT_FALSE(ok([&](auto d) { host->accept_draw(Side::kA, d); }));
+  EXPECT_TRUE(ok([&](auto d) { host->accept_draw(Side::kB, d); }));
+  EXPECT_TRUE(host->seen()->ended);
 }
 
 TEST_F(RuntimeTest, AFailedCommitClosesTheMatchAndIsNeverAcknowledged) {
   auto host = create();
   seat_both(*host);
+  const v1::GameCommand deploy = first_deploy(*host, Side::kA);
   store_.fail_next();
-  const v1::CommandResult r = submit(*host, Side::kA, 1, first_deploy(*host, Side::kA));
-  EXPECT_FALSE(r.accepted());
-  EXPECT_EQ(r.error().rule(), "server.storage");
-  EXPECT_EQ(submit(*host, Side::kA, 2, first_deploy(*host, Side::kA)).error().rule(),
-            "match.closed");
+  const auto failed = submit_answer(*host, Side::kA, 1, deploy);
+  EXPECT_FALSE(failed.ok());
+  ASSERT_NE(failed.storage_failure(), nullptr) << "a failed commit is the store's, not a rule's";
+  EXPECT_EQ(failed.refusal(), nullptr);
+  EXPECT_EQ(submit(*host, Side::kA, 2, deploy).error().rule(), "match.closed");
 }
 
 TEST_F(RuntimeTest, RecoveryClosesAMatchWhoseLogDoesNotReplay) {
@@ -374,7 +413,7 @@ TEST_F(RuntimeTest, RecoveryClosesAMatchWhoseLogDoesNotReplay) {
         .bind(3, std::int64_t{rows.back().entry_index});
     ASSERT_TRUE(update.run().ok());
   }
-  Runtime restarted(store_, clock_);
+  Runtime restarted(store_, clock_, matches_);
   EXPECT_EQ(restarted.recover(), 0u);
   EXPECT_EQ(row(host->id())->status, store::MatchStatus::kClosed);
 }
@@ -383,14 +422,15 @@ TEST_F(RuntimeTest, AnEndedMatchNobodyWatchesLeavesMemoryAndComesBackFromTheStor
   auto ended = create();
   seat_both(*ended);
   ASSERT_TRUE(submit(*ended, Side::kA, 1, first_deploy(*ended, Side::kA)).accepted());
-  EXPECT_FALSE(wait([&](auto d) { ended->resign(Side::kB, d); }));
-  const auto record = ended->record();
+  EXPECT_TRUE(ok([&](auto d) { ended->resign(Side::kB, d); }));
+  const auto record = ended->seen()->record;
   ASSERT_TRUE(record);
   auto watched = create();
   seat_both(*watched);
-  EXPECT_FALSE(wait([&](auto d) { watched->resign(Side::kA, d); }));
+  EXPECT_TRUE(ok([&](auto d) { watched->resign(Side::kA, d); }));
   auto spectator = std::make_shared<Recorder>();
   watched->subscribe(Viewer::kSpectator, std::nullopt, spectator);
+  settle(*watched);
   auto running = create();
   seat_both(*running);
   const std::string ids[3] = {ended->id(), watched->id(), running->id()};
@@ -408,7 +448,7 @@ TEST_F(RuntimeTest, AnEndedMatchNobodyWatchesLeavesMemoryAndComesBackFromTheStor
   // Loaded again from the store: the same record, and its answers still found.
   auto back = runtime_.load(ids[0]);
   ASSERT_TRUE(back);
-  EXPECT_EQ(back->record()->SerializeAsString(), record->SerializeAsString());
+  EXPECT_EQ(back->seen()->record->SerializeAsString(), record->SerializeAsString());
   auto repeat = submit(*back, Side::kA, 1, v1::GameCommand());
   EXPECT_TRUE(repeat.accepted());
   EXPECT_EQ(repeat.entry(), 1u);
@@ -423,11 +463,20 @@ TEST_F(RuntimeTest, TheSpectatorCountFollowsSpectatorsComingAndGoing) {
   host->subscribe(Viewer::kSideA, std::nullopt, player);
   host->subscribe(Viewer::kSpectator, std::nullopt, first);
   host->subscribe(Viewer::kSpectator, std::nullopt, second);
+  // The room hears of comings and goings once a tick, whatever their number.
+  settle(*host);
+  const std::size_t before = player->updates().size();
+  runtime_.tick();
+  settle(*host);
+  ASSERT_EQ(player->updates().size(), before + 1);
   EXPECT_EQ(player->updates().back().spectators(), 2u);
-  host->unsubscribe(second.get());
+  EXPECT_FALSE(player->updates().back().has_snapshot()) << "a count alone carries no board";
+  host->unsubscribe(second);
+  runtime_.tick();
+  settle(*host);
   EXPECT_EQ(player->updates().back().spectators(), 1u);
   EXPECT_EQ(first->updates().back().spectators(), 1u);
-  EXPECT_EQ(host->spectators(), 1u);
+  EXPECT_EQ(host->seen()->spectators, 1u);
 }
 
 }  // namespace

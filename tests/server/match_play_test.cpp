@@ -94,7 +94,6 @@ Watched drain(client::ProtocolClient& c) {
       w.state_hash = u.snapshot().state_hash();
     }
     if (u.events_size() > 0) w.events = u.events(u.events_size() - 1).number() + 1;
-    if (u.has_status()) w.state_hash = u.status().state_hash();
     if (u.has_record()) w.saw_record = true;
   }
   return w;
@@ -406,7 +405,7 @@ TEST(MatchPlay, PresenceChangesReachTheRoomAndTheGraceIsAnnounced) {
 struct SpectatorLog {
   std::vector<v1::ViewEvent> events;
   std::vector<v1::Snapshot> snapshots;
-  int early_statuses = 0;  // statuses that told more than the events it had been sent
+  int early_statuses = 0;  // boards that showed more than the events it had been sent
   bool record = false;
   std::uint64_t known() const {
     std::uint64_t n = snapshots.empty() ? 0 : snapshots.back().event_count();
@@ -430,11 +429,15 @@ void take(client::ProtocolClient& c, SpectatorLog* log,
     }
     if (!push->has_match_update()) continue;
     const auto& u = push->match_update();
-    if (u.has_snapshot()) log->snapshots.push_back(u.snapshot());
     for (const auto& e : u.events())
       log->events.push_back(e);
-    // A status is the present: it may come only when the spectator has all of it.
-    if (u.has_status() && u.status().event_count() > log->known()) ++log->early_statuses;
+    // A board shows the moment its events reach, never beyond them: a delayed spectator's
+    // board is of the past.
+    if (u.has_snapshot() && !log->events.empty() &&
+        u.snapshot().event_count() > log->events.back().number() + 1) {
+      ++log->early_statuses;
+    }
+    if (u.has_snapshot()) log->snapshots.push_back(u.snapshot());
     log->record = log->record || u.has_record();
   }
 }
@@ -481,7 +484,6 @@ TEST(MatchPlay, ADelayedSpectatorSeesOnlyWhatIsTheGivenTurnsOldUntilTheEnd) {
         for (const auto& e : u.events())
           alice_log.events.push_back(e);
         if (u.has_snapshot()) alice_log.snapshots.push_back(u.snapshot());
-        if (u.has_status()) turn = u.status().turn();
         if (u.has_snapshot()) turn = u.snapshot().turn();
       }
       turn_after[r.command_result().entry()] = turn;
@@ -541,8 +543,8 @@ v1::ClientEnvelope get_snapshot(const std::string& id, std::uint32_t entries) {
 std::string hash_at(client::ProtocolClient& c, std::uint64_t events) {
   std::string error;
   while (auto push = c.next_push(3s, &error)) {
-    if (!push->has_match_update() || !push->match_update().has_status()) continue;
-    const auto& st = push->match_update().status();
+    if (!push->has_match_update() || !push->match_update().has_snapshot()) continue;
+    const auto& st = push->match_update().snapshot();
     if (st.event_count() == events) return st.state_hash();
   }
   ADD_FAILURE() << "no update reached " << events << " events: " << error;
@@ -641,7 +643,7 @@ TEST(MatchPlay, AResumingClientGetsExactlyTheEventsItMissed) {
   auto push = back.client->next_push(2s, &error);
   ASSERT_TRUE(push && push->has_match_update()) << error;
   const auto& u = push->match_update();
-  EXPECT_FALSE(u.has_snapshot());
+  EXPECT_TRUE(u.has_snapshot()) << "protocol 1.1: the board comes with the first update";
   ASSERT_GT(u.events_size(), 0);
   EXPECT_EQ(u.events(0).number(), before.events);
   // Three deployments, one event each: exactly what it missed.

@@ -228,6 +228,9 @@ class UnreadableLog final : public MatchStore {
     real_.append(std::move(r), std::move(done));
   }
   Status flush() override { return real_.flush(); }
+  Status replies_of(const std::string& id, std::vector<StoredReply>* out) override {
+    return real_.replies_of(id, out);
+  }
   Status find_reply(const std::string& id, int side, std::int64_t seq,
                     std::optional<std::string>* reply) override {
     return real_.find_reply(id, side, seq, reply);

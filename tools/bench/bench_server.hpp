@@ -50,11 +50,11 @@ class Latch {
   int left_ = 0;
 };
 
-// Frames every update as the server's connection observer does (a ServerEnvelope around the
-// MatchUpdate, serialised by dispatch::frame_of), and keeps count instead of sending.
+// Counts the frames the host made for it (the ServerEnvelope push each connection is sent),
+// instead of sending them.
 class FramingObserver final : public runtime::Observer {
  public:
-  void on_update(const v1::MatchUpdate& update) override;
+  void on_update(const runtime::Update& update) override;
   std::uint64_t frames() const { return frames_; }
   std::uint64_t bytes() const { return bytes_; }
 
@@ -66,7 +66,7 @@ class FramingObserver final : public runtime::Observer {
 // Keeps the last update it was given.
 class KeepingObserver final : public runtime::Observer {
  public:
-  void on_update(const v1::MatchUpdate& update) override;
+  void on_update(const runtime::Update& update) override;
   v1::MatchUpdate last() const;
 
  private:
@@ -89,6 +89,8 @@ class RecordingStore final : public store::MatchStore {
                                   std::vector<store::MatchRow>* rows) override;
   void append(store::AppendRequest request, std::function<void(store::Status)> done) override;
   store::Status flush() override;
+  store::Status replies_of(const std::string& match_id,
+                           std::vector<store::StoredReply>* replies) override;
   store::Status find_reply(const std::string& match_id, int side, std::int64_t client_seq,
                            std::optional<std::string>* reply) override;
   store::Status latest_snapshot(const std::string& match_id,

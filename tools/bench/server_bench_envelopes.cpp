@@ -43,8 +43,8 @@ Frames frames_of(const Game& g) {
   const rules::Side mover = side_of(g.lines[g.mid]);
   auto player = std::make_shared<KeepingObserver>();
   auto spectator = std::make_shared<KeepingObserver>();
-  host->subscribe(rules::viewer_of(mover), host->committed_events(), player);
-  host->subscribe(rules::Viewer::kSpectator, host->committed_events(), spectator);
+  host->subscribe(rules::viewer_of(mover), host->seen()->events, player);
+  host->subscribe(rules::Viewer::kSpectator, host->seen()->events, spectator);
   Latch latch;
   if (!play(*host, g, g.mid - 1, latch)) {
     f.error = "the mid-game command is refused";

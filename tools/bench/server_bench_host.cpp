@@ -24,7 +24,7 @@ struct Room {
       const rules::Viewer v = i == 0   ? rules::Viewer::kSideA
                               : i == 1 ? rules::Viewer::kSideB
                                        : rules::Viewer::kSpectator;
-      host.subscribe(v, host.committed_events(), observers[i]);
+      host.subscribe(v, host.seen()->events, observers[i]);
     }
   }
   std::uint64_t frames() const {

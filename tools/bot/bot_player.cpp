@@ -221,24 +221,33 @@ void BotPlayer::apply_update(Game& g, const v1::MatchUpdate& u) {
     g.result.finished = true;
     g.ended = true;
   }
+  // The board (protocol 1.1), or a 1.0 server's status without it. An update with neither
+  // (the spectator count, a draw offer) leaves the position, and the legal list, as they were.
   const v1::Snapshot* now = u.has_snapshot() ? &u.snapshot()
                             : u.has_status() ? &u.status()
                                              : nullptr;
-  if (now == nullptr || now->entry_count() < g.entries) return;
-  g.entries = now->entry_count();
-  g.ended = g.ended || now->ended();
-  g.legal.reset();
-  g.board.reset();
-  if (u.your_move() && u.has_legal()) {
-    g.legal = u.legal();
-    if (u.has_snapshot()) g.board = u.snapshot();
+  if (now != nullptr) {
+    if (now->entry_count() < g.entries) return;
+    g.entries = now->entry_count();
+    g.ended = g.ended || now->ended();
+    g.legal.reset();
+    g.board.reset();
+    if (u.your_move() && u.has_legal()) {
+      g.legal = u.legal();
+      if (u.has_snapshot()) g.board = u.snapshot();
+    }
   }
+  // A count of the room (no board, legal list, clocks or offer) says nothing of the offer.
+  const bool count_only = now == nullptr && !u.has_legal() && !u.draw_offered() &&
+                          u.deadline_a_ms() == 0 && u.deadline_b_ms() == 0;
+  if (count_only) return;
   g.draw_pending = u.draw_offered() && u.draw_offered_by() != wire::side_to_proto(g.result.side);
 }
 
 void BotPlayer::move(Game& g) {
   if (!g.board) {
-    // Updates carry events, not the board: the bot's own view of the position, fresh.
+    // An update without the board (a protocol 1.0 server's): the bot's own view of the
+    // position, fresh.
     auto reply = link_.call(req::get_snapshot(g.id(), g.entries));
     if (!reply) return;
     if (!reply->has_snapshot()) {

@@ -1,7 +1,9 @@
 // BotPlayer: castra-bot's player. It takes a seat (creates a match and waits for an
 // opponent, joins a given match, or joins an open one from the list), then plays the match to
-// its end with the brain: each time an update hands it the legal list it fetches its side's
-// fresh board, picks, and submits with the next client_seq. It declines draw offers, and after
+// its end with the brain: each time an update hands it the legal list it takes its side's
+// board from that update (GetSnapshot only when the update has none, as a protocol 1.0
+// server's), picks, and submits with the next client_seq; its own update comes in the
+// CommandResult's frame, kept as a push by ProtocolClient. It declines draw offers, and after
 // a lost connection it reconnects (BotLink), subscribes again and repeats the command it has
 // no answer for with the same client_seq. castra-bot and the BotGames tests use it.
 // Blocking; one thread uses a BotPlayer (and its BotLink) at a time.

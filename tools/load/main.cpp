@@ -99,7 +99,7 @@ void add_match_figures(Report& r, const MatchStats& s, double seconds, std::uint
   r.number("commands_per_s", seconds > 0 ? static_cast<double>(s.acked) / seconds : 0,
            "acknowledged commands/s");
   r.number("requests_per_s", seconds > 0 ? static_cast<double>(s.requests) / seconds : 0,
-           "requests/s (board refreshes and set-up too)");
+           "requests/s (set-up and any board refreshes too)");
   r.number("matches_finished", static_cast<double>(s.matches_finished), "matches finished");
   r.number("submit_frame_bytes",
            s.sent > 0 ? static_cast<double>(s.submit_bytes) / static_cast<double>(s.sent) : 0,
@@ -107,7 +107,9 @@ void add_match_figures(Report& r, const MatchStats& s, double seconds, std::uint
   r.latency("ack", s.ack, "submit -> CommandResult");
   r.latency("opponent", s.opponent, "submit -> opponent's update");
   r.latency("spectator", s.spectator, "submit -> spectator's update");
-  r.latency("refresh", s.refresh, "board refresh (GetSnapshot)");
+  r.number("board_refreshes", static_cast<double>(s.refresh.count()),
+           "board refreshes (GetSnapshot; 0: every update carried the board)");
+  r.latency("refresh", s.refresh, "board refresh (GetSnapshot, protocol 1.0 servers)");
   r.latency("send_delay", s.send_delay, "scheduled -> sent");
   r.number(
       "opponent_missing",

@@ -268,9 +268,11 @@ void MatchLoad::on_update(Slot& slot, int role, const v1::MatchUpdate& u, Clock:
   if (!game || game->ended) return;
   Game& g = *game;
   std::uint32_t& seen = role < 2 ? g.players[role].entries : g.spectator_entries[role - 2];
-  std::uint32_t count = seen;
-  if (u.has_snapshot()) count = u.snapshot().entry_count();
-  if (u.has_status()) count = u.status().entry_count();
+  // Protocol 1.1 carries the board in `snapshot`; a 1.0 server sent a `status` without one.
+  const v1::Snapshot* view = u.has_snapshot() ? &u.snapshot()
+                             : u.has_status() ? &u.status()
+                                              : nullptr;
+  const std::uint32_t count = view != nullptr ? view->entry_count() : seen;
   for (std::uint32_t e = seen; e < count; ++e) {
     auto it = g.sent.find(e);
     if (it == g.sent.end()) continue;
@@ -284,20 +286,20 @@ void MatchLoad::on_update(Slot& slot, int role, const v1::MatchUpdate& u, Clock:
   if (role < 2) {
     PlayerView& p = g.players[role];
     if (u.has_snapshot()) p.board = u.snapshot();
-    if (u.has_snapshot() || u.has_status()) {
+    if (view != nullptr) {
       p.your_move = u.your_move();
       p.legal.reset();
       if (u.has_legal()) p.legal = u.legal();
     }
   }
-  const bool over = u.has_record() || (u.has_status() && u.status().ended()) ||
-                    (u.has_snapshot() && u.snapshot().ended());
+  const bool over = u.has_record() || (view != nullptr && view->ended());
   if (over) return end_game(slot, game);
   if (slot.current == game) act(slot);
 }
 
-// A MatchUpdate carries events, not the board: the brain's board comes from GetSnapshot at
-// the entry count the player has been told of (the match-actor issue puts it in updates).
+// A protocol 1.0 server's MatchUpdate carries a status, not the board: the brain's board then
+// comes from GetSnapshot at the entry count the player has been told of. A 1.1 server's
+// updates carry it, and this is never asked (the report's `board_refreshes` says which).
 void MatchLoad::refresh_board(Slot& slot, const std::shared_ptr<Game>& game, int player) {
   PlayerView& p = game->players[player];
   p.refreshing = true;

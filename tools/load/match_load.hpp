@@ -4,8 +4,10 @@
 // subscribed while the current one runs. Commands arrive open-loop at a total rate, slot
 // after slot; each one's latency counts from its scheduled time, so a server that falls
 // behind shows it. Measured: submit to CommandResult, to the opponent's MatchUpdate, to each
-// spectator's MatchUpdate, and the board refresh (GetSnapshot) the brain needs because a
-// MatchUpdate carries no board yet. Single-threaded: one io_context thread runs it all.
+// spectator's MatchUpdate (delivery: the update's snapshot.entry_count reaches the command's
+// entry). The brain's board is the update's snapshot; only a server whose updates carry none
+// (protocol 1.0) makes it ask GetSnapshot, the board refresh, measured on its own.
+// Single-threaded: one io_context thread runs it all.
 #pragma once
 
 #include <chrono>
@@ -36,7 +38,7 @@ struct MatchStats {
   Histogram ack;         // scheduled send -> CommandResult
   Histogram opponent;    // scheduled send -> the opponent's MatchUpdate with that entry
   Histogram spectator;   // scheduled send -> each spectator's MatchUpdate with that entry
-  Histogram refresh;     // GetSnapshot -> Snapshot (the brain's board)
+  Histogram refresh;     // GetSnapshot -> Snapshot (the brain's board; 1.0 servers only)
   Histogram send_delay;  // scheduled -> actually sent (waiting for the board or the turn)
   std::uint64_t scheduled = 0;
   std::uint64_t sent = 0;

@@ -80,6 +80,14 @@ void Peer::on_frame(std::string_view frame) {
     if (push_) push_(envelope_);
     return;
   }
+  if (envelope_.has_match_update_first()) {
+    // The mover's update, in the frame of its CommandResult: handled as the push it stands
+    // for, first, with the same arrival time.
+    first_.Clear();
+    first_.mutable_match_update()->Swap(envelope_.mutable_match_update_first());
+    envelope_.clear_match_update_first();
+    if (push_) push_(first_);
+  }
   auto it = replies_.find(id);
   if (it == replies_.end()) return;
   Reply reply = std::move(it->second);

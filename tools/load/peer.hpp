@@ -1,6 +1,8 @@
 // Peer: one Castra protocol connection of the load generator: request ids, one callback per
 // request for its reply, pushes to a handler, and the arrival time of the frame being handled
 // (taken once per frame, before it is parsed, so parsing does not pose as server latency).
+// A reply that carries match_update_first (the mover's update, protocol 1.1) goes to the push
+// handler as that MatchUpdate first, then to its request's callback.
 // A request whose connection closes is answered with an Error without a code (disconnected).
 // Single-threaded: every call and callback on the load generator's io_context thread.
 #pragma once
@@ -59,6 +61,7 @@ class Peer {
   Closed closed_;
   Clock::time_point arrived_;
   v1::ServerEnvelope envelope_;  // reused: one parse buffer per connection
+  v1::ServerEnvelope first_;     // reused: a reply's match_update_first, handed on as a push
 };
 
 }  // namespace castra::load
