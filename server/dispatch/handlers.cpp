@@ -315,6 +315,7 @@ void Handlers::join_match(Call& call) {
         *e.mutable_match_joined()->mutable_match() = summary(*row, account);
         reply.ok(std::move(e));
         push_match_updated(*row, id);
+        seated(account, *row);
       });
 }
 
@@ -331,10 +332,12 @@ void Handlers::leave_match(Call& call) {
 void Handlers::provide_entropy(Call& call) {
   s_.lobby.provide_entropy(
       call.client.account_id, call.match->id, call.request.provide_entropy().entropy(),
-      [this, id = call.client.id, reply = call.reply](Result<store::MatchRow> row) {
+      [this, account = call.client.account_id, id = call.client.id,
+       reply = call.reply](Result<store::MatchRow> row) {
         if (!row) return reply.fail(row.failure());
         reply.ok(done_envelope());
         push_match_updated(*row, id);
+        seated(account, *row);
       });
 }
 

@@ -87,6 +87,9 @@ class Handlers {
   void push_match_updated(const store::MatchRow& row, std::uint64_t except);
   void push_chat(const store::MatchRow& row, const lobby::ChatLine& line);
 
+  // `account` has taken its seat in `row`: its connections that watch the match as
+  // spectators (they came before the seat was theirs) watch it as its player from now on.
+  void seated(std::int64_t account, const store::MatchRow& row);
   // Starts MatchUpdate pushes of `row` to `client` (after its Subscribed reply).
   void watch(Client& client, const store::MatchRow& row, std::optional<int> seat,
              std::optional<std::uint64_t> seen_events);

@@ -114,6 +114,21 @@ void Handlers::watch(Client& client, const store::MatchRow& row, std::optional<i
   host->subscribe(viewer, seen_events, observer);
 }
 
+void Handlers::seated(std::int64_t account, const store::MatchRow& row) {
+  const auto seat = lobby::seat_of(row, account);
+  if (!seat) return;
+  for (Client* c : s_.clients.of_account(account)) {
+    auto it = watches_.find({c->id, row.id});
+    if (it == watches_.end() || it->second.seat) continue;
+    RoomMember member;
+    member.role = v1::ROLE_PLAYER;
+    member.side = *seat;
+    s_.clients.enter(*c, row.id, member);
+    // A new watch as the player: its first update brings the side's board and legal list.
+    watch(*c, row, seat, std::nullopt);
+  }
+}
+
 void Handlers::unwatch(std::uint64_t client_id, const std::string& match_id) {
   auto it = watches_.find({client_id, match_id});
   if (it == watches_.end()) return;
