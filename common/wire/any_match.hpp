@@ -110,7 +110,7 @@ class AnyMatch {
   std::optional<std::string> check_hash(const Bytes32& expected) const {
     const Bytes32 got = full_state_hash();
     if (got == expected) return std::nullopt;
-    return "the state after entry " + std::to_string(entry_count()) + " hashes to " +
+    return "the state after " + std::to_string(entry_count()) + " log entries hashes to " +
            match::to_hex(got) + ", not to its stored " + match::to_hex(expected);
   }
   // A full re-decide of the whole log from the scenario and the secrets: nothing when every
