@@ -2,10 +2,12 @@
 // scenario, a rules version, a dice commitment and an append-only log of entries: the
 // opening events, each accepted command with the events and rolls it produced, and the end.
 // The state is the fold of the events. Projections (what each viewer may see), sealed
-// commitments and the final reveal all come from here and nowhere else.
+// commitments and the final reveal all come from here and nowhere else. Past pictures (a
+// delayed spectator's, a replay step's) fold from the nearest checkpoint (position.hpp).
 // Not thread-safe: one owner (the server's match actor, castra-sim, a test) at a time.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -13,7 +15,9 @@
 #include <vector>
 
 #include "common/match/crypto.hpp"
+#include "common/match/entry.hpp"
 #include "common/match/fair_dice.hpp"
+#include "common/match/position.hpp"
 #include "common/match/state_hash.hpp"
 #include "common/rules/rule_set.hpp"
 #include "common/rules/types.hpp"
@@ -34,30 +38,11 @@ Bytes32 sealed_commitment(const Bytes32& salt, std::string_view content);
 // in with its command: HMAC-SHA256(command_salt, "castra/salt/v1" || u32 k).
 Bytes32 event_salt(const Bytes32& command_salt, std::uint32_t k);
 
-enum class EntryKind : std::uint8_t { kStart = 0, kCommand = 1, kEnd = 2 };
-
-// Why a match ended outside the rules (kEnd entries).
-enum class EndReason : std::uint8_t { kResigned = 0, kDrawAgreed = 1, kForfeit = 2, kAborted = 3 };
-
-struct Seal {
-  std::uint32_t event_index = 0;  // within its entry
-  Bytes32 salt{};                 // secret until the end
-  Bytes32 commitment{};           // public
-  friend bool operator==(const Seal&, const Seal&) = default;
-};
-
-template <typename G>
-struct Entry {
-  EntryKind kind = EntryKind::kCommand;
-  Side side = Side::kA;  // kCommand: who gave it; kEnd: who resigned or forfeited
-  std::optional<typename G::Command> command;
-  std::vector<typename G::Event> events;
-  std::uint64_t first_event = 0;  // match-wide number of events[0]
-  std::vector<Roll> rolls;
-  std::vector<Seal> seals;
-  std::optional<Outcome> outcome;  // kEnd only
-  EndReason end_reason = EndReason::kResigned;
-};
+// A match keeps its whole position every this many log entries (and at 0), so a past
+// picture folds at most kCheckpointEvery - 1 entries' events onto a copy of a checkpoint:
+// its cost is bounded by this, not by the log. 16 keeps the copies to one state per 16
+// entries while a fold stays well under one re-decided command's cost per entry.
+inline constexpr std::size_t kCheckpointEvery = 16;
 
 // One event as a viewer receives it: its content when the viewer may see it, otherwise a
 // placeholder that keeps numbering continuous, with the commitment for a sealed one.
@@ -99,7 +84,8 @@ class Match {
     m.commitment_ = dice_commitment(setup.server_seed);
     m.scenario_ = std::move(setup.scenario);
     m.version_ = std::move(setup.rules_version);
-    m.state_ = std::move(*initial);
+    m.now_.state = std::move(*initial);
+    m.checkpoints_.push_back(m.now_);
     return m;
   }
 
@@ -107,10 +93,12 @@ class Match {
   const std::string& rules_version() const { return version_; }
   const typename G::Scenario& scenario() const { return scenario_; }
   const Bytes32& dice_commitment_value() const { return commitment_; }
-  const State& state() const { return state_; }
+  const State& state() const { return now_.state; }
+  // The match as it stands: the fold of every entry of the log.
+  const Position<G>& position() const { return now_; }
   const std::vector<Entry<G>>& log() const { return log_; }
-  std::uint64_t event_count() const { return events_; }
-  std::uint64_t roll_count() const { return rolls_; }
+  std::uint64_t event_count() const { return now_.events; }
+  std::uint64_t roll_count() const { return now_.rolls; }
   bool seated(Side s) const { return seated_[rules::index(s)]; }
   bool started() const { return seated_[0] && seated_[1]; }
 
@@ -124,10 +112,10 @@ class Match {
     (side == Side::kA ? dice_.entropy_a : dice_.entropy_b) = std::move(entropy);
     seated_[rules::index(side)] = true;
     if (started()) {
-      RecordingDice dice(dice_, rolls_, &forced_);
+      RecordingDice dice(dice_, now_.rolls, &forced_);
       Entry<G> entry;
       entry.kind = EntryKind::kStart;
-      entry.events = G::begin(state_, dice);
+      entry.events = G::begin(now_.state, dice);
       entry.rolls = dice.rolls();
       append(std::move(entry), Bytes32{});
     }
@@ -135,16 +123,8 @@ class Match {
   }
 
   // Who must act now: nobody before both seats are taken or after the end.
-  rules::Acting acting() const {
-    if (!started()) return rules::Acting{false, false, "seating"};
-    if (outcome()) return rules::Acting{false, false, "ended", G::acting(state_).turn};
-    return G::acting(state_);
-  }
-
-  std::optional<Outcome> outcome() const {
-    if (ended_) return ended_;
-    return G::outcome(state_);
-  }
+  rules::Acting acting() const { return now_.acting(); }
+  std::optional<Outcome> outcome() const { return now_.outcome(); }
 
   // A side's command: checked against the state, and on success appended with its events.
   // `command_salt` is 32 fresh random bytes from the caller, used only if the command
@@ -152,13 +132,13 @@ class Match {
   Checked<std::size_t> submit(Side side, const Command& command, const Bytes32& command_salt) {
     if (!started()) return rules::refuse("match.not_started", "the match has not started yet");
     if (auto o = outcome()) return rules::refuse("match.over", "the match is over: " + o->reason);
-    const rules::Acting now = G::acting(state_);
+    const rules::Acting now = G::acting(now_.state);
     if (!now.must_act(side)) {
       return rules::refuse("match.turn", std::string("it is not side ") + rules::side_letter(side) +
                                              "'s turn to act (phase: " + now.phase + ")");
     }
-    RecordingDice dice(dice_, rolls_, &forced_);
-    auto events = G::decide(state_, side, command, dice);
+    RecordingDice dice(dice_, now_.rolls, &forced_);
+    auto events = G::decide(now_.state, side, command, dice);
     if (!events) return events.error();
     Entry<G> entry;
     entry.kind = EntryKind::kCommand;
@@ -181,9 +161,7 @@ class Match {
     entry.side = side;
     entry.outcome = outcome;
     entry.end_reason = reason;
-    entry.first_event = events_;
-    log_.push_back(std::move(entry));
-    ended_ = std::move(outcome);
+    push(std::move(entry));
     return std::nullopt;
   }
 
@@ -193,17 +171,37 @@ class Match {
     log_[entry].seals = std::move(seals);
   }
 
+  // For recovery up to a stored snapshot: appends a stored entry as the fact it is, its
+  // events applied, its rolls counted (the dice stream moves past them) and its seals kept
+  // with their salts; nothing is re-decided or re-rolled. The caller has checked its form
+  // (adopt_entry in record.hpp) and checks the full state hash afterwards.
+  void adopt(Entry<G> entry) { push(std::move(entry)); }
+
+  // The match as it stood after its first `entries` log entries, folded from the nearest
+  // checkpoint at or before them; a count past the log is refused.
+  Checked<Position<G>> position_after(std::size_t entries) const {
+    if (entries > log_.size()) {
+      return rules::refuse("match.entry", "the match has " + std::to_string(log_.size()) +
+                                              " log entries, not " + std::to_string(entries));
+    }
+    if (entries == log_.size()) return now_;
+    Position<G> p = checkpoints_[entries / kCheckpointEvery];
+    while (p.entries < entries)
+      p.fold(log_[p.entries]);
+    return p;
+  }
+
   // Forces the faces of the next rolls (castra-sim --dice, tests). Such a match no longer
   // verifies against its seed, by design.
   void force_rolls(std::vector<int> faces) { forced_ = std::move(faces); }
 
   // After the end every viewer sees everything.
-  Viewer effective(Viewer v) const { return outcome() ? Viewer::kEveryone : v; }
+  Viewer effective(Viewer v) const { return now_.effective(v); }
 
-  State snapshot(Viewer v) const { return G::project(state_, effective(v)); }
-  Bytes32 state_hash(Viewer v) const { return match::state_hash<G>(snapshot(v)); }
+  State snapshot(Viewer v) const { return now_.snapshot(v); }
+  Bytes32 state_hash(Viewer v) const { return now_.state_hash(v); }
   // The hash of the whole state; published only at the end.
-  Bytes32 full_state_hash() const { return match::state_hash<G>(state_); }
+  Bytes32 full_state_hash() const { return match::state_hash<G>(now_.state); }
 
   // Every event numbered `from` or later, as viewer v may see it.
   std::vector<ViewedEvent<G>> events_for(Viewer v, std::uint64_t from = 0) const {
@@ -246,7 +244,6 @@ class Match {
   Match() = default;
 
   void append(Entry<G> entry, const Bytes32& command_salt) {
-    entry.first_event = events_;
     std::uint32_t k = 0;
     for (std::uint32_t i = 0; i < entry.events.size(); ++i) {
       const Event& e = entry.events[i];
@@ -257,23 +254,26 @@ class Match {
         seal.commitment = sealed_commitment(seal.salt, G::sealed_bytes(e));
         entry.seals.push_back(seal);
       }
-      G::apply(state_, e);
     }
-    events_ += entry.events.size();
-    rolls_ += entry.rolls.size();
+    push(std::move(entry));
+  }
+
+  // Every entry enters the log here: numbered, folded into now_, and checkpointed.
+  void push(Entry<G> entry) {
+    entry.first_event = now_.events;
+    now_.fold(entry);
     log_.push_back(std::move(entry));
+    if (log_.size() % kCheckpointEvery == 0) checkpoints_.push_back(now_);
   }
 
   DiceInputs dice_;
   Bytes32 commitment_{};
   typename G::Scenario scenario_{};
   std::string version_;
-  State state_{};
+  Position<G> now_;
+  std::vector<Position<G>> checkpoints_;  // [k]: after k * kCheckpointEvery entries
   std::vector<Entry<G>> log_;
-  std::uint64_t events_ = 0;
-  std::uint64_t rolls_ = 0;
   bool seated_[2] = {false, false};
-  std::optional<Outcome> ended_;
   std::vector<int> forced_;
 };
 

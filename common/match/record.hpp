@@ -2,6 +2,8 @@
 // version, the dice commitment and the revealed seed and entropy, every entry with its
 // events, rolls and seals (salts revealed), the outcome and the final state hash.
 // verify() replays it from scratch and names the first step that does not match.
+// Also how a stored log goes back into a match: replay_entry re-decides an entry,
+// adopt_entry takes it as a fact, verify_from_start re-decides a whole match in play.
 // Pure; any thread. Its JSON form is castra.v1.MatchRecord (docs/formats.md 5).
 #pragma once
 
@@ -27,24 +29,30 @@ struct Record {
   Bytes32 final_state_hash{};
 };
 
-// The record of a match that has ended; nullopt before the end (its secrets are not yet
-// revealed).
+// What verify() needs of a match in play or over, its secrets included: the server's own
+// audit of a log (never published: before the end the secrets are the server's alone).
 template <rules::RuleSet G>
-std::optional<Record<G>> record_of(const Match<G>& m) {
-  auto secrets = m.reveal();
-  if (!secrets) return std::nullopt;
+Record<G> audit_record_of(const Match<G>& m) {
   Record<G> r;
   r.match_id = m.id();
   r.rules_version = m.rules_version();
   r.scenario = m.scenario();
   r.dice_commitment = m.dice_commitment_value();
-  r.server_seed = secrets->server_seed;
-  r.entropy_a = secrets->entropy_a;
-  r.entropy_b = secrets->entropy_b;
+  r.server_seed = m.dice_inputs().server_seed;
+  r.entropy_a = m.dice_inputs().entropy_a;
+  r.entropy_b = m.dice_inputs().entropy_b;
   r.entries = m.log();
   r.outcome = m.outcome();
   r.final_state_hash = m.full_state_hash();
   return r;
+}
+
+// The record of a match that has ended; nullopt before the end (its secrets are not yet
+// revealed).
+template <rules::RuleSet G>
+std::optional<Record<G>> record_of(const Match<G>& m) {
+  if (!m.reveal()) return std::nullopt;
+  return audit_record_of(m);
 }
 
 namespace detail {
@@ -129,6 +137,45 @@ std::optional<std::string> replay_entry(Match<G>& m, const Entry<G>& rec, std::s
   return std::nullopt;
 }
 
+// Takes a stored entry as entry number i of `m` (whose log holds exactly the entries before
+// it) without re-deciding it: its events are applied and its rolls and seals kept as stored
+// (Match::adopt). Only its form and place are checked here: the caller checks the full state
+// hash where a stored snapshot has one, and verify_from_start re-decides it all. The opening
+// entry, which seating re-made, is checked in place as replay_entry does. Nothing when it
+// fits; otherwise why not, in words.
+template <rules::RuleSet G>
+std::optional<std::string> adopt_entry(Match<G>& m, Entry<G> rec, std::size_t i) {
+  if (rec.kind == EntryKind::kStart) return replay_entry(m, rec, i);
+  const std::string step = detail::step_name(i, rec.kind, rec.side);
+  if (m.log().size() != i) {
+    return step + ": the match has " + std::to_string(m.log().size()) + " entries before it";
+  }
+  if (auto o = m.outcome()) return step + ": the match is already over: " + o->reason;
+  if (rec.kind == EntryKind::kCommand && !rec.command) {
+    return step + ": a command entry without its command";
+  }
+  if (rec.kind == EntryKind::kCommand && !m.started()) return step + ": the match has not started";
+  if (rec.kind == EntryKind::kEnd && (!rec.outcome || !rec.events.empty() || !rec.rolls.empty())) {
+    return step + ": an end must have an outcome and no events or rolls";
+  }
+  if (rec.first_event != m.event_count()) {
+    return step + ": its first event is numbered " + std::to_string(rec.first_event) +
+           ", the log is at " + std::to_string(m.event_count());
+  }
+  for (std::size_t k = 0; k < rec.rolls.size(); ++k) {
+    if (rec.rolls[k].number != m.roll_count() + k) {
+      return step + ": roll " + std::to_string(k) + " is numbered " +
+             std::to_string(rec.rolls[k].number) + ", the dice are at " +
+             std::to_string(m.roll_count() + k);
+    }
+  }
+  for (const Seal& seal : rec.seals) {
+    if (seal.event_index >= rec.events.size()) return step + ": a seal names no event";
+  }
+  m.adopt(std::move(rec));
+  return std::nullopt;
+}
+
 // Re-validates every command, recomputes every roll from the revealed seed, checks every
 // commitment, every event, the outcome and the final hash. Nothing when the record is honest;
 // otherwise the first step that does not match, in words.
@@ -156,6 +203,15 @@ std::optional<std::string> verify(const Record<G>& r) {
            " is not the replay's " + to_hex(m.full_state_hash());
   }
   return std::nullopt;
+}
+
+// A full re-decide of the whole log of `m` from its scenario and secrets: what detects a log
+// that does not replay (entries adopted as facts included). Nothing when every entry, roll,
+// seal, the outcome and the state agree; otherwise the first step that does not. A match
+// whose rolls were forced (Match::force_rolls) fails, by design.
+template <rules::RuleSet G>
+std::optional<std::string> verify_from_start(const Match<G>& m) {
+  return verify(audit_record_of(m));
 }
 
 }  // namespace castra::match

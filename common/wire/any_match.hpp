@@ -5,7 +5,9 @@
 #pragma once
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -78,6 +80,12 @@ class AnyMatch {
   // What viewer v may see: events numbered `from` or later, and the whole picture now.
   virtual std::vector<v1::ViewEvent> events_for(Viewer v, std::uint64_t from) const = 0;
   virtual v1::Snapshot snapshot(Viewer v) const = 0;
+  // What v saw after the first `entries` log entries: the fields snapshot() fills, as they
+  // were then (projected for v as then: a spectator's past before the end hides what was
+  // hidden then). Folded from the nearest checkpoint by applying logged events, nothing
+  // re-decided, so its cost is bounded by match::kCheckpointEvery entries, not by the log.
+  // A count past the log is a RuleError ("match.entry").
+  virtual Checked<v1::Snapshot> snapshot_after(std::size_t entries, Viewer v) const = 0;
   // What `side` may do now (sent only to that side).
   virtual v1::GameLegal legal(Side side) const = 0;
   // Log entry i as stored (no salts) and its salts (stored apart, secret until the end).
@@ -87,9 +95,32 @@ class AnyMatch {
   // adopts its salts. For start-up recovery and reconnect from storage.
   virtual std::optional<std::string> replay(const v1::LogEntry& entry,
                                             const std::vector<SealSalt>& salts) = 0;
+  // Takes a stored entry as entry number entry_count(), as a fact, without re-deciding it:
+  // its events applied, the dice stream moved past its rolls, its seals kept with these
+  // salts, exactly as replay() leaves them for an honest entry. Only its form and place are
+  // checked (nothing when it fits, else why not): recovery adopts up to its latest stored
+  // snapshot, calls check_hash there and replays the entries after it. The opening entry,
+  // which seating re-made, is checked in place as replay() does.
+  virtual std::optional<std::string> adopt(const v1::LogEntry& entry,
+                                           const std::vector<SealSalt>& salts) = 0;
   // The full state hash (published at the end) and a debug check of every invariant.
   virtual Bytes32 full_state_hash() const = 0;
   virtual std::optional<std::string> check() const = 0;
+  // Nothing when the full state hash is `expected` (a stored snapshot's); else both, in words.
+  std::optional<std::string> check_hash(const Bytes32& expected) const {
+    const Bytes32 got = full_state_hash();
+    if (got == expected) return std::nullopt;
+    return "the state after " + std::to_string(entry_count()) + " log entries hashes to " +
+           match::to_hex(got) + ", not to its stored " + match::to_hex(expected);
+  }
+  // A full re-decide of the whole log from the scenario and the secrets: nothing when every
+  // entry replays as stored and gives this state and outcome, else the first bad step. What
+  // detects a log that does not replay, adopted entries included. A match whose rolls were
+  // forced (force_rolls) fails, by design. Costs the whole log.
+  virtual std::optional<std::string> verify_from_start() const = 0;
+  // The same check as a job that holds its own copy of the log and secrets, so it may run on
+  // any thread while this match plays on (the audit in the background after start-up).
+  virtual std::function<std::optional<std::string>()> verifier() const = 0;
   // The exported record; nullopt before the end.
   virtual std::optional<v1::MatchRecord> record() const = 0;
 };

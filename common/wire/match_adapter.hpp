@@ -85,23 +85,12 @@ class MatchAdapter final : public AnyMatch {
     return out;
   }
 
-  v1::Snapshot snapshot(Viewer v) const override {
-    v1::Snapshot s;
-    s.set_match_id(m_.id());
-    s.set_event_count(m_.event_count());
-    s.set_entry_count(static_cast<std::uint32_t>(m_.log().size()));
-    W::encode_state(m_.snapshot(v), s.mutable_state());
-    s.set_state_hash(match::to_hex(m_.state_hash(v)));
-    const rules::Acting now = m_.acting();
-    s.set_phase(now.phase);
-    s.set_a_to_act(now.a);
-    s.set_b_to_act(now.b);
-    s.set_turn(now.turn);
-    if (auto o = m_.outcome()) {
-      s.set_ended(true);
-      outcome_to_proto(*o, s.mutable_outcome());
-    }
-    return s;
+  v1::Snapshot snapshot(Viewer v) const override { return picture(m_.position(), v); }
+
+  Checked<v1::Snapshot> snapshot_after(std::size_t entries, Viewer v) const override {
+    auto past = m_.position_after(entries);
+    if (!past) return past.error();
+    return picture(*past, v);
   }
 
   v1::GameLegal legal(Side side) const override {
@@ -123,20 +112,29 @@ class MatchAdapter final : public AnyMatch {
 
   std::optional<std::string> replay(const v1::LogEntry& entry,
                                     const std::vector<SealSalt>& salts) override {
-    auto decoded = entry_from_proto(entry, /*with_salts=*/false);
+    auto decoded = stored_entry(entry, salts);
     if (!decoded) return decoded.error().message;
-    for (auto& seal : decoded->seals) {
-      for (const auto& s : salts) {
-        if (s.event_index == seal.event_index) seal.salt = s.salt;
-      }
-    }
-    // Seating both sides re-made the opening entry; it is checked in place.
-    const bool opening = decoded->kind == match::EntryKind::kStart;
-    return match::replay_entry(m_, *decoded, opening ? 0 : m_.log().size());
+    return match::replay_entry(m_, *decoded, place_of(*decoded));
+  }
+
+  std::optional<std::string> adopt(const v1::LogEntry& entry,
+                                   const std::vector<SealSalt>& salts) override {
+    auto decoded = stored_entry(entry, salts);
+    if (!decoded) return decoded.error().message;
+    const std::size_t place = place_of(*decoded);
+    return match::adopt_entry(m_, std::move(*decoded), place);
   }
 
   Bytes32 full_state_hash() const override { return m_.full_state_hash(); }
   std::optional<std::string> check() const override { return G::check(m_.state()); }
+
+  std::optional<std::string> verify_from_start() const override {
+    return match::verify_from_start(m_);
+  }
+
+  std::function<std::optional<std::string>()> verifier() const override {
+    return [record = match::audit_record_of(m_)] { return match::verify(record); };
+  }
 
   std::optional<v1::MatchRecord> record() const override {
     auto r = match::record_of(m_);
@@ -190,6 +188,46 @@ class MatchAdapter final : public AnyMatch {
   }
 
  private:
+  // What viewer v is shown of position p: the state projected as then, its hash, the counts,
+  // who acts and how it ended. The one builder of a Snapshot, for now and for the past.
+  v1::Snapshot picture(const match::Position<G>& p, Viewer v) const {
+    v1::Snapshot s;
+    s.set_match_id(m_.id());
+    s.set_event_count(p.events);
+    s.set_entry_count(static_cast<std::uint32_t>(p.entries));
+    W::encode_state(p.snapshot(v), s.mutable_state());
+    s.set_state_hash(match::to_hex(p.state_hash(v)));
+    const rules::Acting now = p.acting();
+    s.set_phase(now.phase);
+    s.set_a_to_act(now.a);
+    s.set_b_to_act(now.b);
+    s.set_turn(now.turn);
+    if (auto o = p.outcome()) {
+      s.set_ended(true);
+      outcome_to_proto(*o, s.mutable_outcome());
+    }
+    return s;
+  }
+
+  // A stored entry (kept without salts) with its salts, stored apart, put back in place.
+  static Checked<match::Entry<G>> stored_entry(const v1::LogEntry& entry,
+                                               const std::vector<SealSalt>& salts) {
+    auto decoded = entry_from_proto(entry, /*with_salts=*/false);
+    if (!decoded) return decoded;
+    for (auto& seal : decoded->seals) {
+      for (const auto& s : salts) {
+        if (s.event_index == seal.event_index) seal.salt = s.salt;
+      }
+    }
+    return decoded;
+  }
+
+  // Where a stored entry goes: seating both sides re-made the opening entry, which is then
+  // checked in place; every other entry comes next.
+  std::size_t place_of(const match::Entry<G>& e) const {
+    return e.kind == match::EntryKind::kStart ? 0 : m_.log().size();
+  }
+
   static v1::LogEntry entry_to_proto(const match::Entry<G>& e, bool with_salts) {
     v1::LogEntry p;
     p.set_kind(static_cast<v1::EntryKind>(static_cast<int>(e.kind)));

@@ -1,0 +1,61 @@
+// Position<G>: a match as it stood after its first `entries` log entries, exactly what a
+// from-scratch replay of those entries holds: the state (the fold of their events), the
+// counts, whether the game had begun and how it had ended. Match<G> keeps one for now and a
+// copy every kCheckpointEvery entries, so a past picture folds at most that many entries.
+// What each viewer may see is decided here, for now and for the past alike. Plain values;
+// any thread.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+
+#include "common/match/entry.hpp"
+#include "common/match/state_hash.hpp"
+#include "common/rules/rule_set.hpp"
+#include "common/rules/types.hpp"
+
+namespace castra::match {
+
+template <rules::RuleSet G>
+struct Position {
+  typename G::State state{};
+  std::size_t entries = 0;
+  std::uint64_t events = 0;
+  std::uint64_t rolls = 0;
+  bool started = false;                 // the opening entry is in: both seats were taken
+  std::optional<rules::Outcome> ended;  // by a kEnd entry (resigned, drawn, forfeit, aborted)
+
+  std::optional<rules::Outcome> outcome() const {
+    if (ended) return ended;
+    return G::outcome(state);
+  }
+
+  // Who had to act: nobody before both seats were taken or after the end.
+  rules::Acting acting() const {
+    if (!started) return rules::Acting{false, false, "seating"};
+    if (outcome()) return rules::Acting{false, false, "ended", G::acting(state).turn};
+    return G::acting(state);
+  }
+
+  // After the end every viewer sees everything; before it, only what was theirs to see.
+  rules::Viewer effective(rules::Viewer v) const {
+    return outcome() ? rules::Viewer::kEveryone : v;
+  }
+  typename G::State snapshot(rules::Viewer v) const { return G::project(state, effective(v)); }
+  Bytes32 state_hash(rules::Viewer v) const { return match::state_hash<G>(snapshot(v)); }
+
+  // Folds the next entry in: its events applied (G::apply, nothing re-decided), its rolls
+  // counted. The entry's first_event must be `events`.
+  void fold(const Entry<G>& entry) {
+    if (entry.kind == EntryKind::kStart) started = true;
+    if (entry.kind == EntryKind::kEnd) ended = entry.outcome;
+    for (const auto& e : entry.events)
+      G::apply(state, e);
+    events += entry.events.size();
+    rolls += entry.rolls.size();
+    ++entries;
+  }
+};
+
+}  // namespace castra::match
