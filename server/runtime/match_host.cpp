@@ -216,6 +216,7 @@ void MatchHost::on_committed(const store::Status& status) {
     legal_[1].reset();
     if (match_->outcome() && !record_) {
       if (auto r = match_->record()) record_ = std::make_shared<const v1::MatchRecord>(*r);
+      verify_whole_log();
     }
     // The room hears of the move before the mover gets his answer (with his own update in it).
     std::optional<Update> mover_update = fan_out(Change::kMove, done->mover.get());
@@ -397,6 +398,12 @@ void MatchHost::tick() {
       }
     }
   });
+}
+
+void MatchHost::verify_whole_log() {
+  if (auto err = match_->verify_from_start()) {
+    spdlog::error("event=match_log_does_not_replay match={} error=\"{}\"", id_, *err);
+  }
 }
 
 bool MatchHost::may_leave_memory() const {

@@ -206,8 +206,9 @@ class MatchHost : public std::enable_shared_from_this<MatchHost> {
   std::uint32_t spectator_count() const;
   const v1::GameLegal& legal_now(Side side);
 
-  // Rebuilding the past (match_restore.cpp).
-  std::unique_ptr<wire::AnyMatch> rebuild(std::uint32_t entries) const;
+  // Once a match has ended: its whole log re-decided from the start; a log that does not
+  // replay is reported (the record is public, and castra-sim verify would find it too).
+  void verify_whole_log();
 
   const std::string id_;
   store::MatchStore& store_;

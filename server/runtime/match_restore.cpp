@@ -2,8 +2,6 @@
 // after it left memory) and the pictures of earlier moments (replay, delayed spectators).
 #include <spdlog/spdlog.h>
 
-#include <sqlite3.h>
-
 #include <algorithm>
 
 #include "server/runtime/match_host.hpp"
@@ -16,6 +14,10 @@ std::optional<std::string> MatchHost::restore(const store::Secrets& secrets,
   // Seating re-makes the opening entry, which the loop below then checks in place.
   if (secrets.entropy_a) match_->seat(Side::kA, *secrets.entropy_a);
   if (secrets.entropy_b) match_->seat(Side::kB, *secrets.entropy_b);
+  // Up to the latest stored snapshot the entries are taken as stored (their events applied,
+  // nothing re-decided) and the state there must hash to the snapshot's; the entries after it
+  // are re-decided. The whole log is re-decided once the match ends (verify_whole_log).
+  const std::uint32_t adopt_until = snapshot ? snapshot->entry_count : 0;
   for (const auto& row : log) {
     v1::LogEntry entry;
     if (!entry.ParseFromString(row.entry)) {
@@ -30,17 +32,24 @@ std::optional<std::string> MatchHost::restore(const store::Secrets& secrets,
         std::copy(s.salt.begin(), s.salt.end(), salt.salt.begin());
       salts.push_back(salt);
     }
-    if (auto err = match_->replay(entry, salts)) {
+    const bool adopting = row.entry_index < adopt_until;
+    if (auto err = adopting ? match_->adopt(entry, salts) : match_->replay(entry, salts)) {
       closed_ = true;
       return *err;
     }
     turn_after_entry_.push_back(match_->acting().turn);
     events_after_entry_.push_back(match_->event_count());
-    if (snapshot && snapshot->entry_count == match_->entry_count() &&
-        snapshot->state_hash != std::string(match::as_view(match_->full_state_hash()))) {
-      closed_ = true;
-      return "the state after entry " + std::to_string(row.entry_index) +
-             " does not hash to its stored snapshot";
+    if (snapshot && snapshot->entry_count == match_->entry_count()) {
+      match::Bytes32 stored{};
+      if (snapshot->state_hash.size() != stored.size()) {
+        closed_ = true;
+        return "the stored snapshot's hash is malformed";
+      }
+      std::copy(snapshot->state_hash.begin(), snapshot->state_hash.end(), stored.begin());
+      if (auto err = match_->check_hash(stored)) {
+        closed_ = true;
+        return *err;
+      }
     }
   }
   std::vector<store::StoredReply> replies;
@@ -72,28 +81,10 @@ void MatchHost::snapshot_at(Viewer viewer, std::uint32_t entries, Reply<v1::Snap
           rules::RuleError{"match.entry", "the match has " + std::to_string(committed_entries_) +
                                               " log entries, not " + std::to_string(entries)});
     }
-    auto past = rebuild(entries);
-    if (!past) {
-      spdlog::error("event=rebuild_failed match={} entries={}", id_, entries);
-      return done(store::Status{SQLITE_CORRUPT, "the match's log does not replay"});
-    }
-    done(past->snapshot(viewer));
+    auto past = match_->snapshot_after(entries, viewer);
+    if (!past) return done(past.error());
+    done(std::move(*past));
   });
-}
-
-std::unique_ptr<wire::AnyMatch> MatchHost::rebuild(std::uint32_t entries) const {
-  auto fresh = wire::make_match(
-      {id_, match_->scenario(), match_->rules_version(), match_->secrets().server_seed});
-  if (!fresh) return nullptr;
-  auto& m = **fresh;
-  if (entries > 0 && match_->log_entry(0).kind() == v1::ENTRY_START) {
-    m.seat(Side::kA, match_->secrets().entropy_a);
-    m.seat(Side::kB, match_->secrets().entropy_b);
-  }
-  for (std::uint32_t i = 0; i < entries; ++i) {
-    if (auto err = m.replay(match_->log_entry(i), match_->salts(i))) return nullptr;
-  }
-  return std::move(*fresh);
 }
 
 }  // namespace castra::runtime

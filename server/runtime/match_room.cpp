@@ -103,8 +103,8 @@ v1::Snapshot MatchHost::picture(Viewer viewer, std::uint64_t visible) const {
   std::uint32_t entries = 0;
   while (entries < committed_entries_ && events_after_entry_[entries] <= visible)
     ++entries;
-  auto past = rebuild(entries);
-  return past ? past->snapshot(Viewer::kSpectator) : v1::Snapshot();
+  auto past = match_->snapshot_after(entries, Viewer::kSpectator);
+  return past ? std::move(*past) : v1::Snapshot();
 }
 
 Update MatchHost::make_update(const Member& m, std::uint64_t visible, bool board, bool record) {
