@@ -221,13 +221,16 @@ void Client::create_match(const NewMatch& n) {
       text += " Invitation code: " + created.invitation_code();
     say(text, MessageKind::kOk);
     pending_invitation_ = created.invitation_code();
-    // Our entropy goes in only now, after the commitment was shown to us.
+    // Our entropy goes in only now, after the commitment was shown to us. The room is
+    // entered once the seat is taken, so that it is entered as the player.
     v1::ClientEnvelope p;
     p.mutable_provide_entropy()->set_match_id(id);
     p.mutable_provide_entropy()->set_entropy(random_entropy());
-    session_.request(std::move(p),
-                     [this](const v1::ServerEnvelope& pr) { report(pr, "Dice entropy"); });
-    open_match(id);
+    session_.request(std::move(p), [this, id](const v1::ServerEnvelope& pr) {
+      report(pr, "Dice entropy");
+      if (match_.id == id) subscribe();
+    });
+    open_match(id, "", /*enter=*/false);
     match_.summary = created.match();
     match_.commitment_at_start = created.match().dice_commitment();
   });
@@ -249,12 +252,13 @@ void Client::join(const v1::MatchSummary& m, const std::string& invitation_code)
   });
 }
 
-void Client::open_match(const std::string& match_id, const std::string& invitation_code) {
+void Client::open_match(const std::string& match_id, const std::string& invitation_code,
+                        bool enter) {
   match_ = MatchData{};
   match_.id = match_id;
   pending_invitation_ = invitation_code;
   screen_ = Screen::kMatch;
-  subscribe();
+  if (enter) subscribe();
 }
 
 void Client::open_replay(const std::string& match_id) {

@@ -140,7 +140,10 @@ class Client {
   void refresh_lobby();
   void create_match(const NewMatch& settings);
   void join(const v1::MatchSummary& m, const std::string& invitation_code = "");
-  void open_match(const std::string& match_id, const std::string& invitation_code = "");
+  // Shows the match and enters its room (SubscribeMatch), unless `enter` is false: the
+  // caller subscribes once its seat is taken.
+  void open_match(const std::string& match_id, const std::string& invitation_code = "",
+                  bool enter = true);
   // Opens a finished match straight into its replay.
   void open_replay(const std::string& match_id);
   void leave_match_screen();

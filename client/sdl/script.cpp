@@ -46,9 +46,10 @@ bool to_int(const std::string& s, int* out) {
   }
 }
 
-// The widget drawn last frame with this id, or the first whose id starts with it.
+// The widget drawn with this id in the frame just drawn (the one the next input lands on), or
+// the first whose id starts with it.
 const SDL_Rect* find_widget(const Ui& ui, const std::string& label) {
-  const auto& w = ui.last_widgets();
+  const auto& w = ui.frame_widgets();
   if (auto it = w.find(label); it != w.end()) return &it->second;
   for (const auto& [id, rect] : w)
     if (id.rfind(label, 0) == 0) return &rect;
@@ -191,10 +192,10 @@ bool ScriptRunner::holds(const std::string& condition, Context& ctx, std::string
   }
   if (what == "button") {
     const std::string label = rest(condition, 1);
-    const auto& widgets = ctx.ui.last_widgets();
-    if (widgets.count(label) != 0) return ctx.ui.last_enabled(label);
+    const auto& widgets = ctx.ui.frame_widgets();
+    if (widgets.count(label) != 0) return ctx.ui.frame_enabled(label);
     for (const auto& [id, rect] : widgets)
-      if (id.rfind(label, 0) == 0 && ctx.ui.last_enabled(id)) return true;
+      if (id.rfind(label, 0) == 0 && ctx.ui.frame_enabled(id)) return true;
     return false;
   }
   if (what == "unit") {

@@ -19,7 +19,6 @@ void Ui::begin_frame(const Input& input, int width, int height) {
   last_widgets_ = std::move(widgets_);
   widgets_.clear();
   regions_.clear();
-  last_enabled_ = std::move(enabled_);
   enabled_.clear();
   last_field_order_ = std::move(field_order_);
   field_order_.clear();
@@ -49,9 +48,9 @@ void Ui::note(const std::string& label, const SDL_Rect& r, bool enabled) {
   enabled_.emplace(label, enabled);
 }
 
-bool Ui::last_enabled(const std::string& label) const {
-  auto it = last_enabled_.find(label);
-  return it != last_enabled_.end() && it->second;
+bool Ui::frame_enabled(const std::string& label) const {
+  auto it = enabled_.find(label);
+  return it != enabled_.end() && it->second;
 }
 
 bool Ui::hovered(const SDL_Rect& r) const {

@@ -70,16 +70,15 @@ class Ui {
   void consume_click() { click_taken_ = true; }
   bool click_available() const { return input_.left_pressed && !click_taken_ && !blocked_; }
 
-  // Where each button and field was drawn in the last complete frame, by label or id (for
-  // --script); a label drawn twice keeps its first place.
-  const std::map<std::string, SDL_Rect>& last_widgets() const { return last_widgets_; }
-  // This frame's widgets so far, and the named areas the screens noted (the spectator banner,
-  // the end screen...): written beside screenshots so tests know where to look.
+  // Where each button and field was drawn in this frame so far, by label or id (a label drawn
+  // twice keeps its first place), and the named areas the screens noted (the spectator
+  // banner, the end screen...): --script reads them once the frame is drawn, and they are
+  // written beside screenshots so tests know where to look.
   const std::map<std::string, SDL_Rect>& frame_widgets() const { return widgets_; }
   void note_region(const std::string& name, const SDL_Rect& r) { regions_[name] = r; }
   const std::map<std::string, SDL_Rect>& frame_regions() const { return regions_; }
-  // Whether the widget was enabled when drawn.
-  bool last_enabled(const std::string& label) const;
+  // Whether the widget was enabled when drawn in this frame.
+  bool frame_enabled(const std::string& label) const;
 
  private:
   void note(const std::string& label, const SDL_Rect& r, bool enabled);
@@ -98,7 +97,6 @@ class Ui {
   std::map<std::string, SDL_Rect> last_widgets_;
   std::map<std::string, bool> enabled_;
   std::map<std::string, SDL_Rect> regions_;
-  std::map<std::string, bool> last_enabled_;
 };
 
 bool inside(const SDL_Rect& r, int x, int y);
