@@ -218,10 +218,12 @@ void MatchHost::on_committed(const store::Status& status) {
       if (auto r = match_->record()) record_ = std::make_shared<const v1::MatchRecord>(*r);
       verify_whole_log();
     }
-    // The room hears of the move before the mover gets his answer (with his own update in it).
+    // What other threads read is the committed match before anyone hears of it (a viewer told
+    // of the end may ask for the record at once); then the room hears of the move, then the
+    // mover gets his answer (with his own update in it).
+    publish();
     std::optional<Update> mover_update = fan_out(Change::kMove, done->mover.get());
     collect_notices();
-    publish();
     done->done(Submitted{done->result, std::move(mover_update)});
   }
   drain();
