@@ -6,6 +6,8 @@
 #include <limits>
 #include <utility>
 
+#include "common/bot/best.hpp"
+
 namespace castra::bot::detail {
 namespace {
 
@@ -172,16 +174,7 @@ double optio_score(const dom::State& s, Side me) {
 
 dom::Command best_optio_command(const dom::State& s, Side me, std::vector<dom::Command> options,
                                 Rng& rng) {
-  std::size_t best = 0;
-  double best_score = -std::numeric_limits<double>::infinity();
-  for (std::size_t i = 0; i < options.size(); ++i) {
-    const double v = trial(s, me, options[i], rng);
-    if (v > best_score) {
-      best_score = v;
-      best = i;
-    }
-  }
-  return options[best];
+  return best_of(options, [&](const auto& c) { return trial(s, me, c, rng); });
 }
 
 }  // namespace castra::bot::detail

@@ -6,6 +6,8 @@
 #include <limits>
 #include <variant>
 
+#include "common/bot/best.hpp"
+
 namespace castra::bot::detail {
 namespace {
 
@@ -139,16 +141,7 @@ double stand_score(const rs::State& s, Side me) {
 rs::Command best_stand_command(const rs::State& s, Side me, std::vector<rs::Command> options,
                                Rng& rng) {
   face_the_enemy(options, me);
-  std::size_t best = 0;
-  double best_score = -std::numeric_limits<double>::infinity();
-  for (std::size_t i = 0; i < options.size(); ++i) {
-    const double v = trial(s, me, options[i], rng);
-    if (v > best_score) {
-      best_score = v;
-      best = i;
-    }
-  }
-  return options[best];
+  return best_of(options, [&](const auto& c) { return trial(s, me, c, rng); });
 }
 
 }  // namespace castra::bot::detail

@@ -234,7 +234,6 @@ std::vector<std::string> metric_kinds() {
   for (const auto& r : routes())
     out.emplace_back(r.name);
   out.emplace_back("unknown");
-  out.emplace_back("malformed");
   return out;
 }
 

@@ -55,12 +55,11 @@ struct Route {
   void (Handlers::*handle)(Call&);
 };
 
-// Every request kind. Index in this table = the kind's metrics index; two more labels follow:
-// "unknown" and "malformed".
+// Every request kind. Index in this table = the kind's metrics index; one more label follows,
+// "unknown" (a frame that is no ClientEnvelope is counted by its error, ERROR_MALFORMED).
 const std::vector<Route>& routes();
 std::vector<std::string> metric_kinds();
 inline constexpr std::size_t kUnknownKind = 0;  // offset from routes().size()
-inline constexpr std::size_t kMalformedKind = 1;
 
 class MatchLookup {
  public:

@@ -42,8 +42,8 @@ class Runtime {
   // seed): the rule it breaks (a scenario the engine refuses), or the match ready to host. Pure.
   rules::Checked<Prepared> prepare(store::MatchRow row, store::Secrets secrets) const;
   // Stores `prepared` and hosts it; `done` gets the host after the commit (its dice commitment
-  // is public from then on), or the store's failure. `done` runs on the store's writer
-  // thread: it must only post.
+  // is public from then on), or the store's failure. Returns at once (the write is queued
+  // from the matches' executor); `done` runs on the store's writer thread: it must only post.
   void host(Prepared prepared, std::function<void(Answer<std::shared_ptr<MatchHost>>)> done);
 
   std::shared_ptr<MatchHost> find(const std::string& id);
