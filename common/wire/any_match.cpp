@@ -76,8 +76,10 @@ struct StandWire {
 }  // namespace
 
 std::optional<std::string> current_rules_version(std::string_view ruleset) {
-  if (ruleset == rules::optio::Game::kName) return std::string(rules::optio::Game::current_version());
-  if (ruleset == rules::stand::Game::kName) return std::string(rules::stand::Game::current_version());
+  if (ruleset == rules::optio::Game::kName)
+    return std::string(rules::optio::Game::current_version());
+  if (ruleset == rules::stand::Game::kName)
+    return std::string(rules::stand::Game::current_version());
   return std::nullopt;
 }
 

@@ -330,15 +330,15 @@ void Handlers::leave_match(Call& call) {
 }
 
 void Handlers::provide_entropy(Call& call) {
-  s_.lobby.provide_entropy(
-      call.client.account_id, call.match->id, call.request.provide_entropy().entropy(),
-      [this, account = call.client.account_id, id = call.client.id,
-       reply = call.reply](Result<store::MatchRow> row) {
-        if (!row) return reply.fail(row.failure());
-        reply.ok(done_envelope());
-        push_match_updated(*row, id);
-        seated(account, *row);
-      });
+  s_.lobby.provide_entropy(call.client.account_id, call.match->id,
+                           call.request.provide_entropy().entropy(),
+                           [this, account = call.client.account_id, id = call.client.id,
+                            reply = call.reply](Result<store::MatchRow> row) {
+                             if (!row) return reply.fail(row.failure());
+                             reply.ok(done_envelope());
+                             push_match_updated(*row, id);
+                             seated(account, *row);
+                           });
 }
 
 void Handlers::subscribe_match(Call& call) {

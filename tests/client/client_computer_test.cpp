@@ -18,6 +18,8 @@ using testing::Picture;
 using testing::rgb;
 namespace theme = client::theme;
 namespace s = v1::stand;
+using testing::cell;
+using testing::troop_label;
 
 constexpr const char* kPassword = "alice-password";
 
@@ -64,23 +66,6 @@ std::uint64_t event_count(const v1::MatchUpdate& u) {
 int game_turn(const v1::MatchUpdate& u) {
   const auto* view = testing::view_of(u);
   return view != nullptr ? static_cast<int>(view->turn()) : 0;
-}
-
-std::string cell(const v1::Coord& c) {
-  return std::to_string(c.col()) + " " + std::to_string(c.row());
-}
-
-const char* troop_label(int t) {
-  switch (t) {
-    case s::TROOP_INFANTRY:
-      return "Infantry";
-    case s::TROOP_ARCHERS:
-      return "Archers";
-    case s::TROOP_CAVALRY:
-      return "Cavalry";
-    default:
-      return "Chariots";
-  }
 }
 
 // The clicks that play one of `legal`'s options: deploy one type of troops (the `deployed`th

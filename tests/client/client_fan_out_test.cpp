@@ -15,25 +15,10 @@ namespace {
 
 using namespace std::chrono_literals;
 namespace s = v1::stand;
+using testing::cell;
+using testing::troop_label;
 
 constexpr const char* kPassword = "alice-password";
-
-std::string cell(const v1::Coord& c) {
-  return std::to_string(c.col()) + " " + std::to_string(c.row());
-}
-
-const char* troop_label(int t) {
-  switch (t) {
-    case s::TROOP_INFANTRY:
-      return "Infantry";
-    case s::TROOP_ARCHERS:
-      return "Archers";
-    case s::TROOP_CAVALRY:
-      return "Cavalry";
-    default:
-      return "Chariots";
-  }
-}
 
 // The clicks for one of `legal`'s options (deploy one type of troops, move a group to its
 // farthest listed hex, at most two a phase, or end the phase), and the hex that then holds

@@ -349,6 +349,23 @@ const v1::Snapshot* view_of(const v1::MatchUpdate& u) {
   return nullptr;
 }
 
+std::string cell(const v1::Coord& c) {
+  return std::to_string(c.col()) + " " + std::to_string(c.row());
+}
+
+const char* troop_label(int troop_type) {
+  switch (troop_type) {
+    case v1::stand::TROOP_INFANTRY:
+      return "Infantry";
+    case v1::stand::TROOP_ARCHERS:
+      return "Archers";
+    case v1::stand::TROOP_CAVALRY:
+      return "Cavalry";
+    default:
+      return "Chariots";
+  }
+}
+
 void write_file(const std::string& path, const std::string& text) {
   std::ofstream(path) << text;
 }

@@ -114,6 +114,11 @@ std::string offline_view(const wire::AnyMatch& m, std::optional<rules::Side> pla
 // nullptr for an update that changes neither (the spectator count, a draw offer).
 const v1::Snapshot* view_of(const v1::MatchUpdate& u);
 
+// A hex as a script's `click-cell` takes it ("col row"), and the label of a STAND! troop
+// type's deployment button.
+std::string cell(const v1::Coord& c);
+const char* troop_label(int troop_type);
+
 void write_file(const std::string& path, const std::string& text);
 std::string read_file(const std::string& path);
 // The commands castra-client wrote with --commands-out.

@@ -68,11 +68,10 @@ std::string last_string(const std::string& out, const std::string& key) {
 
 // The golden hash was recorded under optio-1; a game keeps the rules version it began with.
 TEST(CastraSim, TheOptioTrainingGameRunsToItsResultAndGoldenHash) {
-  const SimRun r =
-      run("run --rules-version optio-1 --scenario " + kSource +
-          "/scenarios/optio/training.json --commands " + kSource +
-          "/tests/rules/optio/data/training_game.jsonl --seed " + kSeed + " --dice " +
-          dice_list(kSource + "/tests/rules/optio/data/training_game.dice"));
+  const SimRun r = run("run --rules-version optio-1 --scenario " + kSource +
+                       "/scenarios/optio/training.json --commands " + kSource +
+                       "/tests/rules/optio/data/training_game.jsonl --seed " + kSeed + " --dice " +
+                       dice_list(kSource + "/tests/rules/optio/data/training_game.dice"));
   ASSERT_EQ(r.exit_code, 0) << r.out;
   EXPECT_EQ(last_string(r.out, "kind"), "WIN_B");
   std::set<int> routed;
