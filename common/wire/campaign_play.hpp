@@ -58,8 +58,7 @@ std::string next_battle(const v1::BattleNode& node, const v1::Outcome& result);
 // Whether the campaign ends after `node` ended with `result`, leaving these rosters: at a
 // terminal edge, or when a side cannot field an army even with the next battle's reinforcements.
 bool campaign_ends(const v1::CampaignDefinition& definition, const v1::BattleNode& node,
-                   const v1::Outcome& result, const v1::Roster& a_after,
-                   const v1::Roster& b_after);
+                   const v1::Outcome& result, const v1::Roster& a_after, const v1::Roster& b_after);
 // The campaign's outcome from its battles' results in the order fought, as the definition's
 // decided_by says.
 v1::Outcome campaign_outcome(const v1::CampaignDefinition& definition,
