@@ -74,7 +74,7 @@ void add_server_flags(CLI::App& app, Flags& flags) {
       ->capture_default_str();
   app.add_option("--clock-speed", flags.clock_speed,
                  "Run match clocks this many times faster than real time (tests only)")
-      ->check(CLI::Range(1.0, 10000.0))
+      ->check(CLI::Range(1.0, 1000000.0))
       ->capture_default_str();
   app.add_option("--match-threads", flags.match_threads,
                  "Threads on which the matches run (each match one at a time, on its strand)")
@@ -266,17 +266,19 @@ int main(int argc, char** argv) {
     // Every unfinished match is replayed from the store before the port opens; a match whose
     // log does not replay stays closed (logged), never a crash.
     play.recover();
-    // Deadlines: every match is looked at a few times a second.
+    castra::server::ServerApp application(
+        flags.app, *store, castra::lobby::Scenarios::load(flags.scenarios_dir), play, clock,
+        castra::campaign_server::Definitions::load(flags.scenarios_dir));
+    // Deadlines: every match and campaign is looked at a few times a second.
     std::atomic<bool> ticking{true};
     std::thread ticker([&] {
       while (ticking) {
         play.tick();
         computers.tick();
+        application.tick();
         std::this_thread::sleep_for(std::chrono::milliseconds(flags.tick_ms));
       }
     });
-    castra::server::ServerApp application(
-        flags.app, *store, castra::lobby::Scenarios::load(flags.scenarios_dir), play, clock);
     code = castra::net::run_network(flags.app.net, application, [&](std::uint16_t port) {
       spdlog::info("event=listening address={} port={}", flags.app.net.address, port);
       if (!flags.port_file.empty()) {

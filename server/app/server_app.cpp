@@ -2,6 +2,8 @@
 
 #include <spdlog/spdlog.h>
 
+#include <future>
+
 #include "proto/castra/v1/protocol.pb.h"
 #include "server/dispatch/reply.hpp"
 
@@ -24,7 +26,8 @@ std::vector<std::string> error_names() {
 }  // namespace
 
 ServerApp::ServerApp(AppOptions options, store::SqliteMatchStore& store, lobby::Scenarios scenarios,
-                     runtime::Runtime& play, const Clock& clock)
+                     runtime::Runtime& play, const Clock& clock,
+                     campaign_server::Definitions campaigns)
     : options_(std::move(options)),
       matches_(store),
       clock_(clock),
@@ -34,20 +37,38 @@ ServerApp::ServerApp(AppOptions options, store::SqliteMatchStore& store, lobby::
       service_(std::make_shared<TaskQueue>("service", 1, options_.service_queue)),
       sql_(store, to_service()),
       account_store_(sql_),
-      chat_store_(sql_) {
+      chat_store_(sql_),
+      definitions_(std::move(campaigns)),
+      campaign_store_(sql_) {
   hash_pool_ = std::make_unique<TaskQueue>("hash", options_.hash_threads, options_.hash_queue);
   accounts_ = std::make_unique<accounts::Accounts>(account_store_, *hash_pool_, to_service(),
                                                    clock_, options_.accounts, &metrics_);
   lobby_ = std::make_unique<lobby::Lobby>(matches_, scenarios_, chat_store_, play_, sql_,
                                           to_service(), clock_, options_.lobby, &metrics_);
+  campaign_server::CampaignHooks hooks;
+  hooks.changed = [this](const v1::StoredCampaign& c) { handlers_->on_campaign_changed(c); };
+  hooks.remind = [](const campaign_server::Reminder& r) {
+    spdlog::info("event=reminder account={} kind={} campaign={}", r.account, r.kind, r.campaign_id);
+  };
+  campaigns_ = std::make_unique<campaign_server::Campaigns>(
+      campaign_store_, definitions_, play_, to_service(), clock_,
+      campaign_server::CampaignOptions{}, std::move(hooks));
   handlers_ = std::make_unique<dispatch::Handlers>(
       dispatch::Services{clients_, *accounts_, *lobby_, scenarios_, metrics_, options_.net, clock_,
-                         options_.server_name, &play_});
+                         options_.server_name, &play_, campaigns_.get()});
   dispatcher_ = std::make_unique<dispatch::Dispatcher>(clients_, *this, *handlers_, &metrics_);
   admin_ = std::make_unique<admin::AdminCommands>(clients_, *accounts_, *lobby_, *handlers_);
   play_.set_listener([post = to_service(), h = handlers_.get()](const runtime::HostNotice& n) {
     post([h, n] { h->on_notice(n); });
   });
+  // Before the first tick and the first request: a paused campaign's battle holds its clocks
+  // from the start.
+  std::promise<void> recovered;
+  service_->post([this, &recovered] {
+    campaigns_->recover();
+    recovered.set_value();
+  });
+  recovered.get_future().wait();
   service_->post([this] {
     account_store_.delete_expired_sessions(clock_.now_ms(), [](store::Status s) {
       if (!s.ok()) spdlog::warn("event=expired_sessions_kept error=\"{}\"", s.message);
@@ -61,6 +82,11 @@ ServerApp::~ServerApp() {
   // The pool's completions go to the service queue: stop the pool first.
   hash_pool_->stop();
   service_->stop();
+}
+
+void ServerApp::tick() {
+  if (stopping_) return;
+  service_->post([this] { campaigns_->tick(); });
 }
 
 std::function<void(std::function<void()>)> ServerApp::to_service() const {

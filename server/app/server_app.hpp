@@ -18,6 +18,9 @@
 #include "server/base/clock.hpp"
 #include "server/base/metrics.hpp"
 #include "server/base/task_queue.hpp"
+#include "server/campaign/campaign_store.hpp"
+#include "server/campaign/campaigns.hpp"
+#include "server/campaign/definitions.hpp"
 #include "server/dispatch/clients.hpp"
 #include "server/dispatch/dispatcher.hpp"
 #include "server/dispatch/handlers.hpp"
@@ -45,8 +48,11 @@ class ServerApp final : public net::Application, public dispatch::MatchLookup {
  public:
   // `store` holds every table (the service thread's through its writer and read connection);
   // `play` hosts the matches; `clock` is what accounts and the lobby read.
+  // `campaigns` are the definitions it offers; its campaigns are recovered here (the runtime's
+  // matches must have been recovered first).
   ServerApp(AppOptions options, store::SqliteMatchStore& store, lobby::Scenarios scenarios,
-            runtime::Runtime& play, const Clock& clock);
+            runtime::Runtime& play, const Clock& clock,
+            campaign_server::Definitions campaigns = {});
   ~ServerApp() override;
   ServerApp(const ServerApp&) = delete;
   ServerApp& operator=(const ServerApp&) = delete;
@@ -61,6 +67,8 @@ class ServerApp final : public net::Application, public dispatch::MatchLookup {
   void on_shutdown_started() override;
   void on_stopped() override;
   void on_admin(std::string line, std::function<void(std::string)> reply) override;
+  // The campaigns' deadlines (the server's ticker calls it every few hundred milliseconds).
+  void tick();
 
  private:
   std::optional<store::MatchRow> find(const std::string& match_id) override;
@@ -84,6 +92,9 @@ class ServerApp final : public net::Application, public dispatch::MatchLookup {
   store::StoreSqlAccess sql_;
   accounts::AccountStore account_store_;
   lobby::ChatStore chat_store_;
+  campaign_server::Definitions definitions_;
+  campaign_server::CampaignStore campaign_store_;
+  std::unique_ptr<campaign_server::Campaigns> campaigns_;
   std::unique_ptr<TaskQueue> hash_pool_;
   std::unique_ptr<accounts::Accounts> accounts_;
   std::unique_ptr<lobby::Lobby> lobby_;

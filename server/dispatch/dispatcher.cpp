@@ -154,6 +154,39 @@ Form submit_form(const Env& e) {
   return std::nullopt;
 }
 
+Form campaign_id_form(const std::string& id) {
+  if (!lobby::well_formed_match_id(id)) return invalid("a campaign id is 32 lower-case hex digits");
+  return std::nullopt;
+}
+
+Form create_campaign_form(const Env& e) {
+  const auto& r = e.create_campaign();
+  if (r.definition().empty() || r.definition().size() > 128) return invalid("name a campaign");
+  return std::nullopt;
+}
+
+Form list_campaigns_form(const Env& e) {
+  const auto& r = e.list_campaigns();
+  if (r.status() != v1::CAMPAIGN_OPEN && r.status() != v1::CAMPAIGN_LIVE &&
+      r.status() != v1::CAMPAIGN_FINISHED) {
+    return invalid("list CAMPAIGN_OPEN, CAMPAIGN_LIVE or CAMPAIGN_FINISHED campaigns");
+  }
+  return limit_form(r.limit());
+}
+
+Form submit_selection_form(const Env& e) {
+  const auto& r = e.submit_selection();
+  if (auto f = campaign_id_form(r.campaign_id())) return f;
+  if (r.node().empty() || r.node().size() > 64) return invalid("name the battle");
+  if (r.selection().units_size() > 255 || r.selection().leaders_size() > 255) {
+    return invalid("a selection names at most 255 units and 255 leaders");
+  }
+  return entropy_form(r.entropy());
+}
+
+#define CASTRA_CAMPAIGN_FORM(field) \
+  [](const Env& e) -> Form { return campaign_id_form(e.field().campaign_id()); }
+
 // Each kind's match id, for the match checks.
 #define CASTRA_MATCH_ID(field) \
   [](const Env& e) -> const std::string& { return e.field().match_id(); }
@@ -225,6 +258,33 @@ const std::vector<Route>& routes() {
        CASTRA_MATCH_ID(export_record), CASTRA_ID_FORM(export_record), &H::export_record},
       {Env::kGetSnapshot, "get_snapshot", A::kIdentified, M::kExists, CASTRA_MATCH_ID(get_snapshot),
        CASTRA_ID_FORM(get_snapshot), &H::get_snapshot},
+
+      {Env::kListCampaignDefinitions, "list_campaign_definitions", A::kIdentified, M::kNone,
+       nullptr, nullptr, &H::list_campaign_definitions},
+      {Env::kCreateCampaign, "create_campaign", A::kAccount, M::kNone, nullptr,
+       create_campaign_form, &H::create_campaign},
+      {Env::kJoinCampaign, "join_campaign", A::kAccount, M::kNone, nullptr,
+       CASTRA_CAMPAIGN_FORM(join_campaign), &H::join_campaign},
+      {Env::kLeaveCampaign, "leave_campaign", A::kAccount, M::kNone, nullptr,
+       CASTRA_CAMPAIGN_FORM(leave_campaign), &H::leave_campaign},
+      {Env::kMyCampaigns, "my_campaigns", A::kAccount, M::kNone, nullptr,
+       [](const Env& e) -> Form { return limit_form(e.my_campaigns().limit()); }, &H::my_campaigns},
+      {Env::kListCampaigns, "list_campaigns", A::kIdentified, M::kNone, nullptr,
+       list_campaigns_form, &H::list_campaigns},
+      {Env::kGetCampaign, "get_campaign", A::kIdentified, M::kNone, nullptr,
+       CASTRA_CAMPAIGN_FORM(get_campaign), &H::get_campaign},
+      {Env::kSubmitSelection, "submit_selection", A::kAccount, M::kNone, nullptr,
+       submit_selection_form, &H::submit_selection},
+      {Env::kPauseCampaign, "pause_campaign", A::kAccount, M::kNone, nullptr,
+       CASTRA_CAMPAIGN_FORM(pause_campaign), &H::pause_campaign},
+      {Env::kResignCampaign, "resign_campaign", A::kAccount, M::kNone, nullptr,
+       CASTRA_CAMPAIGN_FORM(resign_campaign), &H::resign_campaign},
+      {Env::kSubscribeCampaign, "subscribe_campaign", A::kIdentified, M::kNone, nullptr,
+       CASTRA_CAMPAIGN_FORM(subscribe_campaign), &H::subscribe_campaign},
+      {Env::kUnsubscribeCampaign, "unsubscribe_campaign", A::kIdentified, M::kNone, nullptr,
+       CASTRA_CAMPAIGN_FORM(unsubscribe_campaign), &H::unsubscribe_campaign},
+      {Env::kExportCampaign, "export_campaign", A::kIdentified, M::kNone, nullptr,
+       CASTRA_CAMPAIGN_FORM(export_campaign), &H::export_campaign},
   };
   return kRoutes;
 }

@@ -5,11 +5,13 @@
 
 #include <cstdint>
 #include <map>
+#include <set>
 #include <memory>
 #include <string>
 #include <utility>
 
 #include "server/accounts/accounts.hpp"
+#include "server/campaign/campaigns.hpp"
 #include "server/dispatch/clients.hpp"
 #include "server/dispatch/dispatcher.hpp"
 #include "server/lobby/lobby.hpp"
@@ -28,6 +30,7 @@ struct Services {
   const server::Clock& clock;
   std::string server_name;           // "castra-server/0.1.0"
   runtime::Runtime* play = nullptr;  // the match runtime; null in the lobby-only mode
+  campaign_server::Campaigns* campaigns = nullptr;
 };
 
 class Handlers {
@@ -65,7 +68,26 @@ class Handlers {
   void claim_win(Call& call);
   void export_record(Call& call);
   void get_snapshot(Call& call);
-  // A connection has gone: its match observers stop, its seats count as away.
+  // Campaigns (server/dispatch/campaign_handlers.cpp).
+  void list_campaign_definitions(Call& call);
+  void create_campaign(Call& call);
+  void join_campaign(Call& call);
+  void leave_campaign(Call& call);
+  void my_campaigns(Call& call);
+  void list_campaigns(Call& call);
+  void get_campaign(Call& call);
+  void submit_selection(Call& call);
+  void pause_campaign(Call& call);
+  void resign_campaign(Call& call);
+  void subscribe_campaign(Call& call);
+  void unsubscribe_campaign(Call& call);
+  void export_campaign(Call& call);
+  // A campaign changed (after its commit): its followers and its players' connections get
+  // CampaignUpdated, each with his own view.
+  void on_campaign_changed(const castra::v1::StoredCampaign& campaign);
+
+  // A connection has gone: its match observers stop, its seats count as away; it follows no
+  // campaign any more.
   void client_gone(std::uint64_t client_id);
   // Requests this build does not serve (the lobby-only mode): ERROR_NOT_IMPLEMENTED.
 
@@ -98,7 +120,18 @@ class Handlers {
   // The same, loading an ended match back from the store when it has left memory.
   std::shared_ptr<runtime::MatchHost> loaded_host_of(const Call& call);
 
+  castra::v1::CampaignView campaign_view(const castra::v1::StoredCampaign& c, std::int64_t viewer);
+  castra::v1::CampaignSummary campaign_summary(const castra::v1::StoredCampaign& c,
+                                               std::int64_t viewer);
+  // Players and the creator always; others when it allows spectators (and with its code when
+  // it is private).
+  std::optional<server::Failure> may_follow(const Client& client,
+                                            const castra::v1::StoredCampaign& c,
+                                            const std::string& code);
+  void campaign_client_gone(std::uint64_t client_id);
+
   Services s_;
+  std::map<std::string, std::set<std::uint64_t>> campaign_followers_;  // by campaign id
   struct Watch {
     std::shared_ptr<runtime::Observer> observer;
     std::shared_ptr<runtime::MatchHost> host;

@@ -143,9 +143,14 @@ void Handlers::client_gone(std::uint64_t client_id) {
     const std::string match_id = (it++)->first.second;
     unwatch(client_id, match_id);
   }
+  campaign_client_gone(client_id);
 }
 
 void Handlers::on_notice(const runtime::HostNotice& n) {
+  if (n.kind == runtime::HostNotice::Kind::kEnded) {
+    if (s_.campaigns != nullptr) s_.campaigns->battle_ended(n.match_id);
+    return;
+  }
   if (!n.account) return;
   v1::ServerEnvelope e;
   e.mutable_your_move()->set_match_id(n.match_id);

@@ -6,6 +6,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <utility>
 
 namespace castra::runtime {
@@ -214,7 +215,8 @@ void MatchHost::on_committed(const store::Status& status) {
     if (done->client_seq) replies_[{rules::index(done->side), *done->client_seq}] = done->result;
     legal_[0].reset();
     legal_[1].reset();
-    if (match_->outcome() && !record_) {
+    const bool ended_now = match_->outcome() && !record_;
+    if (ended_now) {
       if (auto r = match_->record()) record_ = std::make_shared<const v1::MatchRecord>(*r);
       verify_whole_log();
     }
@@ -224,6 +226,12 @@ void MatchHost::on_committed(const store::Status& status) {
     publish();
     std::optional<Update> mover_update = fan_out(Change::kMove, done->mover.get());
     collect_notices();
+    if (ended_now && options_.notify) {
+      HostNotice n;
+      n.kind = HostNotice::Kind::kEnded;
+      n.match_id = id_;
+      options_.notify(n);
+    }
     done->done(Submitted{done->result, std::move(mover_update)});
   }
   drain();
@@ -234,11 +242,14 @@ void MatchHost::update_deadlines() {
   const std::int64_t now = clock_.now_ms();
   const std::int64_t per_move = std::int64_t{settings_.time_control().seconds_per_move()} * 1000;
   const rules::Acting act = match_->acting();
+  // While the clocks are held, a new deadline starts from the hold: the release adds the time
+  // held to it like to the others.
+  const std::int64_t from = held_since_.value_or(now);
   auto set = [&](Side s, std::optional<std::int64_t>& deadline) {
     if (per_move == 0 || !act.must_act(s)) {
       deadline.reset();
     } else if (!deadline) {
-      deadline = now + per_move;  // from the moment it has to act
+      deadline = from + per_move;  // from the moment it has to act
     }
   };
   set(Side::kA, row_.deadline_a_ms);
@@ -382,8 +393,9 @@ void MatchHost::tick() {
     const std::int64_t elapsed = now - h.last_tick_ms_;
     h.last_tick_ms_ = now;
     if (h.count_due_ && !h.in_flight_) h.send_count();
-    // Nothing runs out while a command is being committed; the next tick looks again.
-    if (h.closed_ || h.match_->outcome() || h.in_flight_) return;
+    // Nothing runs out while a command is being committed (the next tick looks again), or
+    // while a paused campaign holds the clocks.
+    if (h.closed_ || h.match_->outcome() || h.in_flight_ || h.held_since_) return;
     const rules::Acting act = h.match_->acting();
     for (Side s : {Side::kA, Side::kB}) {
       const int i = rules::index(s);
@@ -399,6 +411,30 @@ void MatchHost::tick() {
         return;
       }
     }
+  });
+}
+
+void MatchHost::hold_clocks(bool held, std::int64_t since_ms, Reply<Done> done) {
+  act([this, held, since_ms, done = std::move(done)] {
+    if (held == held_since_.has_value()) return done(Done{});
+    if (held) {
+      held_since_ = since_ms;
+      return done(Done{});
+    }
+    const std::int64_t shift = std::max<std::int64_t>(0, clock_.now_ms() - *held_since_);
+    held_since_.reset();
+    if (closed_ || match_->outcome()) return done(Done{});
+    for (auto* deadline : {&row_.deadline_a_ms, &row_.deadline_b_ms}) {
+      if (*deadline) **deadline += shift;
+    }
+    fill_row();
+    store::AppendRequest req;
+    req.match_id = id_;
+    req.match_update = row_;
+    auto flight = std::make_unique<InFlight>();
+    flight->result.set_accepted(true);
+    flight->done = as_done(done);
+    write(std::move(req), std::move(flight));
   });
 }
 

@@ -57,8 +57,12 @@ class Observer {
 };
 
 // What a match tells the server beyond its room: that a side has to act now, for the
-// player's connections that are not in the match's room (those get MatchUpdate.your_move).
+// player's connections that are not in the match's room (those get MatchUpdate.your_move);
+// that it has ended with an outcome (its record is published: seen()->record), for a campaign
+// whose battle it is.
 struct HostNotice {
+  enum class Kind { kYourMove, kEnded };
+  Kind kind = Kind::kYourMove;
   std::string match_id;
   Side side = Side::kA;
   std::optional<std::int64_t> account;  // the side's player
@@ -152,6 +156,11 @@ class MatchHost : public std::enable_shared_from_this<MatchHost> {
   // Deadlines: a side that misses its deadline while it must act forfeits; the room's
   // coalesced spectator count goes out.
   void tick();
+  // A paused campaign holds its battle's clocks from `since_ms` (moves may still be made, no
+  // deadline runs out, no disconnect grace runs); released, every running deadline moves on
+  // by the time held, and the row is written. Answered after the commit, at once if nothing
+  // changes.
+  void hold_clocks(bool held, std::int64_t since_ms, Reply<Done> done);
 
   // Ended, watched by nobody, nothing in flight or queued, and unused for keep_ended_ms.
   bool may_leave_memory() const;
@@ -240,6 +249,7 @@ class MatchHost : public std::enable_shared_from_this<MatchHost> {
   std::int64_t absent_acting_ms_[2] = {0, 0};
   std::int64_t last_tick_ms_ = 0;
   std::optional<Side> draw_offer_;
+  std::optional<std::int64_t> held_since_;  // hold_clocks
 };
 
 }  // namespace castra::runtime
