@@ -496,5 +496,118 @@ TEST(CampaignEndToEnd, AStandCampaignOfThreeBattlesWithSecretSelectionsRestartsA
   play_campaign(stand_plan());
 }
 
+v1::ClientEnvelope join_campaign(const std::string& id, const std::string& code = "") {
+  v1::ClientEnvelope e;
+  e.mutable_join_campaign()->set_campaign_id(id);
+  e.mutable_join_campaign()->set_invitation_code(code);
+  return e;
+}
+
+std::vector<v1::CampaignSummary> listed(Player& p, v1::CampaignStatus status) {
+  v1::ClientEnvelope e;
+  e.mutable_list_campaigns()->set_status(status);
+  const auto reply = call(*p.client, e);
+  return {reply.campaigns().campaigns().begin(), reply.campaigns().campaigns().end()};
+}
+
+std::vector<v1::CampaignSummary> mine(Player& p) {
+  v1::ClientEnvelope e;
+  e.mutable_my_campaigns();
+  const auto reply = call(*p.client, e);
+  return {reply.campaigns().campaigns().begin(), reply.campaigns().campaigns().end()};
+}
+
+TEST(CampaignEndToEnd, ASideLeftIsOfferedToAReplacementAndEveryRequestIsChecked) {
+  ServerProcess server(flags());
+  ASSERT_TRUE(server.started()) << server.log();
+  Player alice = registered(server.ws_url(), "alice");
+  Player bob = registered(server.ws_url(), "bob");
+  Player carol = registered(server.ws_url(), "carol");
+  Player guest{greeted_client(server.ws_url()), "guest", ""};
+  ASSERT_TRUE(call(*guest.client, req::guest()).has_session());
+  EXPECT_EQ(error_of(call(*guest.client, create_campaign("test-optio"))),
+            v1::ERROR_GUEST_NOT_ALLOWED);
+  EXPECT_EQ(error_of(call(*alice.client, create_campaign("no-such-campaign"))),
+            v1::ERROR_DEFINITION_NOT_FOUND);
+
+  v1::ClientEnvelope definitions;
+  definitions.mutable_list_campaign_definitions();
+  EXPECT_EQ(call(*guest.client, definitions).campaign_definitions().definitions_size(), 2);
+
+  const std::string id = call(*alice.client, create_campaign("test-optio"))
+                             .campaign_created()
+                             .campaign()
+                             .campaign_id();
+  // A private one: nobody but its players sees it without the code.
+  auto hidden = create_campaign("test-stand");
+  hidden.mutable_create_campaign()->set_is_private(true);
+  const auto made = call(*alice.client, hidden).campaign_created();
+  ASSERT_FALSE(made.invitation_code().empty());
+  const std::string secret_id = made.campaign().campaign_id();
+  EXPECT_EQ(error_of(call(*carol.client, get_campaign(secret_id))), v1::ERROR_BAD_INVITATION);
+  EXPECT_EQ(error_of(call(*carol.client, join_campaign(secret_id))), v1::ERROR_BAD_INVITATION);
+  std::vector<std::string> open;
+  for (const auto& c : listed(guest, v1::CAMPAIGN_OPEN))
+    open.push_back(c.campaign_id());
+  EXPECT_EQ(open, std::vector<std::string>{id}) << "a private campaign is never listed";
+
+  ASSERT_TRUE(call(*bob.client, join_campaign(id)).has_campaign());
+  EXPECT_EQ(error_of(call(*carol.client, join_campaign(id))), v1::ERROR_CAMPAIGN_NOT_OPEN);
+  EXPECT_EQ(error_of(call(*alice.client, select(id, "stand", v1::Selection()))),
+            v1::ERROR_NO_SELECTION_DUE);
+  EXPECT_EQ(error_of(call(*carol.client, select(id, "first", v1::Selection()))),
+            v1::ERROR_NOT_IN_CAMPAIGN);
+  // The private one is still open; it is withdrawn. The live one cannot be.
+  v1::ClientEnvelope leave;
+  leave.mutable_leave_campaign()->set_campaign_id(secret_id);
+  EXPECT_FALSE(error_of(call(*alice.client, leave)));
+  EXPECT_EQ(view(alice, secret_id).summary().status(), v1::CAMPAIGN_CLOSED);
+  leave.mutable_leave_campaign()->set_campaign_id(id);
+  EXPECT_EQ(error_of(call(*alice.client, leave)), v1::ERROR_CAMPAIGN_NOT_OPEN);
+
+  // Alice has a selection to make: her live campaign comes before the closed one.
+  auto alices = mine(alice);
+  ASSERT_EQ(alices.size(), 2u);
+  EXPECT_EQ(alices[0].campaign_id(), id);
+  EXPECT_TRUE(alices[0].my_action());
+  EXPECT_FALSE(alices[1].my_action());
+
+  ASSERT_TRUE(
+      call(*bob.client, select(id, "first", v1::Selection())).selection_result().accepted());
+  EXPECT_EQ(error_of(call(*bob.client, select(id, "first", v1::Selection()))),
+            v1::ERROR_NO_SELECTION_DUE)
+      << "a selection in is never made twice";
+  EXPECT_FALSE(mine(bob)[0].my_action());
+
+  // Bob leaves: his side is offered, without his selection, and carol takes it.
+  v1::ClientEnvelope resign;
+  resign.mutable_resign_campaign()->set_campaign_id(id);
+  EXPECT_FALSE(error_of(call(*bob.client, resign)));
+  auto vacant = listed(guest, v1::CAMPAIGN_OPEN);
+  ASSERT_EQ(vacant.size(), 1u);
+  EXPECT_TRUE(vacant[0].vacancy());
+  EXPECT_EQ(vacant[0].vacant_side(), v1::SIDE_B);
+  EXPECT_FALSE(vacant[0].selection_in_b());
+  auto taken = call(*carol.client, join_campaign(id));
+  ASSERT_TRUE(taken.has_campaign()) << taken.DebugString();
+  EXPECT_EQ(taken.campaign().summary().player_b(), "carol");
+  EXPECT_EQ(taken.campaign().summary().my_side(), v1::SIDE_B);
+  EXPECT_TRUE(listed(guest, v1::CAMPAIGN_OPEN).empty());
+
+  for (Player* p : {&alice, &carol}) {
+    ASSERT_TRUE(
+        call(*p->client, select(id, "first", v1::Selection())).selection_result().accepted());
+  }
+  auto fighting = view_when(carol, id, [](const v1::CampaignView& v) {
+    return v.summary().stage() == v1::STAGE_FIGHTING;
+  });
+  const auto battle =
+      match_when(carol, fighting.summary().battle_match_id(),
+                 [](const v1::MatchSummary& m) { return m.status() == v1::MATCH_LIVE; });
+  EXPECT_EQ(battle.player_a(), "alice");
+  EXPECT_EQ(battle.player_b(), "carol");
+  EXPECT_EQ(error_of(call(*bob.client, resign_match(battle.match_id()))), v1::ERROR_NOT_SEATED);
+}
+
 }  // namespace
 }  // namespace castra::testing
