@@ -258,7 +258,7 @@ Problem check_maps(const Definition& d) {
     }
     auto sc = battle_scenario(b, largest, all);
     if (!sc) {
-      return bad("map", "battle " + b.id + " with every unit the campaign can bring: " +
+      return bad("map", "battle " + b.id + " with all the campaign can bring to it: " +
                             sc.error().message + " (" + sc.error().rule + ")");
     }
   }

@@ -132,5 +132,58 @@ TEST(CampaignBattle, StandTheFieldedFiguresAreTheArmies) {
   EXPECT_EQ(out.armies[1], (stand::Army{"Hatti", figures(0, 0, 4, 2)}));
 }
 
+stand::Placement place(Side side, int col, int row, stand::Figures room) {
+  return {side, {col, row}, room, 1, stand::Posture::kStanding};
+}
+
+BattleNode fixed_stand_battle() {
+  stand::Scenario map;
+  map.name = "ford";
+  map.width = 8;
+  map.height = 6;
+  map.first_side = Side::kB;
+  map.placements = {
+      place(Side::kA, 1, 0, figures(6, 2, 0, 0)), place(Side::kB, 1, 5, figures(8, 0, 0, 0)),
+      place(Side::kA, 2, 0, figures(6, 2, 0, 0)), place(Side::kA, 4, 0, figures(0, 0, 4, 1))};
+  BattleNode node;
+  node.id = "ford";
+  node.map = map;
+  return node;
+}
+
+// Side A fields 8 infantry, 3 archers and 1 chariot: the first place takes 6 and 2, the second
+// the other 2 and 1, the third the chariot; B's 5 go to its one place.
+TEST(CampaignBattle, StandAFixedDeploymentsPlacesAreFilledInOrder) {
+  const std::array<Roster, 2> rosters = {Roster{"Egypt", StandRoster{figures(9, 9, 9, 9)}},
+                                         Roster{"Hatti", StandRoster{figures(9, 9, 9, 9)}}};
+  auto sc = battle_scenario(
+      fixed_stand_battle(), rosters,
+      {Selection{{}, {}, figures(8, 3, 0, 1)}, Selection{{}, {}, figures(5, 0, 0, 0)}});
+  ASSERT_TRUE(sc.ok()) << sc.error().message;
+  const auto& out = std::get<stand::Scenario>(*sc);
+  const std::vector<stand::Placement> want = {
+      place(Side::kA, 1, 0, figures(6, 2, 0, 0)), place(Side::kB, 1, 5, figures(5, 0, 0, 0)),
+      place(Side::kA, 2, 0, figures(2, 1, 0, 0)), place(Side::kA, 4, 0, figures(0, 0, 0, 1))};
+  EXPECT_EQ(out.placements, want);
+  EXPECT_EQ(out.armies[0], (stand::Army{"Egypt", figures(8, 3, 0, 1)}));
+  EXPECT_EQ(out.first_side, Side::kB);
+}
+
+TEST(CampaignBattle, StandAnEmptyPlaceIsDroppedAndOneWithoutRoomRefused) {
+  const std::array<Roster, 2> rosters = {Roster{"Egypt", StandRoster{figures(20, 9, 9, 9)}},
+                                         Roster{"Hatti", StandRoster{figures(9, 9, 9, 9)}}};
+  auto sc = battle_scenario(
+      fixed_stand_battle(), rosters,
+      {Selection{{}, {}, figures(4, 0, 0, 0)}, Selection{{}, {}, figures(5, 0, 0, 0)}});
+  ASSERT_TRUE(sc.ok()) << sc.error().message;
+  EXPECT_EQ(std::get<stand::Scenario>(*sc).placements.size(), 2u);
+  auto crowded = battle_scenario(
+      fixed_stand_battle(), rosters,
+      {Selection{{}, {}, figures(13, 0, 0, 0)}, Selection{{}, {}, figures(5, 0, 0, 0)}});
+  ASSERT_FALSE(crowded.ok());
+  EXPECT_EQ(crowded.error().rule, "campaign.battle.placement");
+  EXPECT_EQ(crowded.error().message, "the map's placements have no room for 1 infantry of side A");
+}
+
 }  // namespace
 }  // namespace castra::campaign

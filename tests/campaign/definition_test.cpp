@@ -82,8 +82,23 @@ TEST(CampaignDefinition, AFixedMapMustPlaceEveryUnitTheCampaignCanBring) {
   }
   EXPECT_EQ(refusal(d).rule, "campaign.definition.map");
   EXPECT_EQ(refusal(d).message,
-            "battle trebia with every unit the campaign can bring: the map places no unit 8 "
+            "battle trebia with all the campaign can bring to it: the map places no unit 8 "
             "(campaign.battle.placement)");
+}
+
+TEST(CampaignDefinition, FixedPlacementsMustHoldEveryFigureTheCampaignCanBring) {
+  v1::CampaignDefinition d = definition("stand_three");
+  // Side A may bring 11 infantry to the ford (8, and 3 that arrive there); its places hold 11.
+  battle(d, "ford")
+      .mutable_map()
+      ->mutable_stand()
+      ->mutable_placements(0)
+      ->mutable_figures()
+      ->set_infantry(5);
+  EXPECT_EQ(refusal(d).rule, "campaign.definition.map");
+  EXPECT_EQ(refusal(d).message,
+            "battle ford with all the campaign can bring to it: the map's placements have no "
+            "room for 1 infantry of side A (campaign.battle.placement)");
 }
 
 TEST(CampaignDefinition, AMapPlacingAUnitNoRosterHasIsRefused) {

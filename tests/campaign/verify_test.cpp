@@ -106,13 +106,25 @@ TEST(CampaignVerify, AFinishedRecordWithABattleLeftOutFails) {
 
 TEST(CampaignVerify, AnEditedRollInABattleFails) {
   v1::CampaignRecord r = played("stand_three");
-  v1::MatchRecord* m = r.mutable_battles(1)->mutable_match();
+  v1::MatchRecord* m = r.mutable_battles(0)->mutable_match();  // it opens with a roll-off
+  bool edited = false;
   for (v1::LogEntry& e : *m->mutable_entries()) {
     if (e.rolls_size() == 0) continue;
     e.mutable_rolls(0)->set_face(e.rolls(0).face() % 6 + 1);
+    edited = true;
     break;
   }
-  EXPECT_TRUE(failure(r).starts_with("battle 2 (ford): the match record: entry ")) << failure(r);
+  ASSERT_TRUE(edited);
+  EXPECT_TRUE(failure(r).starts_with("battle 1 (farmstead): the match record: entry "))
+      << failure(r);
+}
+
+TEST(CampaignVerify, TheFixedDeploymentBattleIsFoughtFromTheCarriedRosters) {
+  const v1::CampaignRecord& r = played("stand_three");
+  const v1::stand::Scenario& ford = r.battles(1).match().scenario().stand();
+  EXPECT_GT(ford.placements_size(), 0);
+  EXPECT_EQ(ford.side_a().figures().SerializeAsString(),
+            r.battles(1).roster_a_before().stand().figures().SerializeAsString());
 }
 
 }  // namespace
