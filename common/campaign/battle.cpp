@@ -72,6 +72,10 @@ rules::Checked<Map> optio_battle(const optio::Scenario& map, const std::array<Ro
         su.at = at->at;
         su.facing = at->facing;
         su.formation = at->formation;
+        // The battle's own situation (a river just crossed), not the campaign's.
+        su.disordered = at->disordered;
+        su.disorder_turns = at->disorder_turns;
+        su.missile_hits = at->missile_hits;
       }
       sc.units.push_back(std::move(su));
     }
@@ -86,11 +90,43 @@ rules::Checked<Map> optio_battle(const optio::Scenario& map, const std::array<Ro
   return out;
 }
 
+// A fixed deployment's placements are places, each with room for the figures the map gives
+// it: in their order, each takes of every type as many of the side's fielded figures as it has
+// room for; one left empty is dropped.
+rules::Checked<std::vector<stand::Placement>> fill(const std::vector<stand::Placement>& places,
+                                                   const std::array<Selection, 2>& fielded) {
+  std::array<stand::Figures, 2> left = {fielded[0].figures, fielded[1].figures};
+  std::vector<stand::Placement> out;
+  for (const stand::Placement& place : places) {
+    stand::Figures& from = left[static_cast<std::size_t>(rules::index(place.side))];
+    stand::Placement filled = place;
+    for (stand::Troop t : stand::kAllTroops) {
+      filled.figures[t] = std::clamp(from[t], 0, place.figures[t]);
+      from[t] -= filled.figures[t];
+    }
+    if (!filled.figures.empty()) out.push_back(filled);
+  }
+  for (Side side : {Side::kA, Side::kB}) {
+    const stand::Figures& rest = left[static_cast<std::size_t>(rules::index(side))];
+    if (!rest.empty()) {
+      return rules::refuse("campaign.battle.placement",
+                           std::string("the map's placements have no room for ") +
+                               stand::to_string(rest) + " of side " + rules::side_letter(side));
+    }
+  }
+  return out;
+}
+
 rules::Checked<Map> stand_battle(const stand::Scenario& map, const std::array<Roster, 2>& rosters,
                                  const std::array<Selection, 2>& fielded) {
   stand::Scenario sc = map;
   for (std::size_t i = 0; i < 2; ++i)
     sc.armies[i] = {rosters[i].army, fielded[i].figures};
+  if (!map.placements.empty()) {
+    auto placed = fill(map.placements, fielded);
+    if (!placed) return placed.error();
+    sc.placements = std::move(*placed);
+  }
   Map out = std::move(sc);
   if (auto refused = engine_refusal(out)) return *refused;
   return out;

@@ -12,9 +12,12 @@
 namespace castra::campaign {
 
 // Optio: the fielded units and leaders by roster id, in roster order, with their carried
-// morale; a fixed deployment places each unit where the map's entry of its id does, and each
+// morale; a fixed deployment places each unit where the map's entry of its id does (square,
+// facing, formation, and any starting disorder or missile hits the entry gives it), and each
 // leader with the unit of the map's entry for him, or, when that unit is not fielded, with the
-// first fielded unit of his command. STAND!: the fielded figures as each side's army.
+// first fielded unit of his command. STAND!: the fielded figures as each side's army; a fixed
+// deployment's placements, in their order, each take of every type as many fielded figures as
+// the map gives it, and one left empty is dropped.
 // Refused ("campaign.battle.*", or the engine's rule) when the engine does not accept it.
 rules::Checked<Map> battle_scenario(const BattleNode& node, const std::array<Roster, 2>& rosters,
                                     const std::array<Selection, 2>& fielded);

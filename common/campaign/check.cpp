@@ -106,7 +106,7 @@ Problem check_optio_unit(const optio::Ruleset& rs, const OptioUnit& u, std::set<
 // one general a side (in its starting roster), a command per leader, a leader per command.
 Problem check_optio_rosters(const Definition& d) {
   const optio::Ruleset& rs = *optio::find_ruleset(optio::kCurrentVersion);
-  std::set<int> unit_ids, leader_ids;
+  std::set<int> unit_ids, leader_ids, commands;  // unique across both sides, as the engine wants
   for (Side side : {Side::kA, Side::kB}) {
     const OptioRoster& start = *d.rosters[static_cast<std::size_t>(rules::index(side))].optio();
     std::vector<const OptioUnit*> units;
@@ -129,8 +129,8 @@ Problem check_optio_rosters(const Definition& d) {
           units.push_back(&u);
       }
     }
-    std::set<int> commands;
     int generals = 0;
+    std::set<int> own;
     for (const OptioLeader* l : leaders) {
       const std::string who = "leader " + std::to_string(l->id);
       if (l->id < 1 || l->id > rs.max_id) {
@@ -143,9 +143,10 @@ Problem check_optio_rosters(const Definition& d) {
         return bad("roster", who + ": command ids are 1.." + std::to_string(rs.max_id));
       }
       if (!commands.insert(l->command).second) {
-        return bad("roster", std::string(side_name(side)) + ": command " +
-                                 std::to_string(l->command) + " has two leaders");
+        return bad("roster", "command " + std::to_string(l->command) +
+                                 " has two leaders (command ids are unique across both sides)");
       }
+      own.insert(l->command);
       if (l->range < 0) return bad("roster", who + " has a negative range");
       generals += l->general ? 1 : 0;
     }
@@ -154,7 +155,7 @@ Problem check_optio_rosters(const Definition& d) {
     }
     for (const OptioUnit* u : units) {
       if (auto p = check_optio_unit(rs, *u, unit_ids)) return p;
-      if (commands.count(u->command) == 0) {
+      if (own.count(u->command) == 0) {
         return bad("roster", "unit " + std::to_string(u->id) + ": command " +
                                  std::to_string(u->command) + " has no leader of its side");
       }
@@ -257,7 +258,7 @@ Problem check_maps(const Definition& d) {
     }
     auto sc = battle_scenario(b, largest, all);
     if (!sc) {
-      return bad("map", "battle " + b.id + " with every unit the campaign can bring: " +
+      return bad("map", "battle " + b.id + " with all the campaign can bring to it: " +
                             sc.error().message + " (" + sc.error().rule + ")");
     }
   }

@@ -167,7 +167,21 @@ Checked<dom::BattleNode> to_domain(const v1::BattleNode& p) {
   dom::BattleNode b;
   b.id = p.id();
   b.name = p.name();
-  auto m = to_domain(p.map());
+  // A map's Optio units are only places (id, side, square, facing, formation): the rosters
+  // give everything else, so a place may leave its type unset. Its STAND! armies are the
+  // fielded figures, so it need not name them.
+  v1::ScenarioFile places = p.map();
+  if (places.has_stand()) {
+    places.mutable_stand()->mutable_side_a();
+    places.mutable_stand()->mutable_side_b();
+  }
+  if (places.has_optio()) {
+    for (v1::optio::ScenarioUnit& u : *places.mutable_optio()->mutable_units()) {
+      if (u.type() == v1::optio::UNIT_TYPE_UNSPECIFIED)
+        u.set_type(v1::optio::UNIT_TYPE_HEAVY_INFANTRY);
+    }
+  }
+  auto m = to_domain(places);
   if (!m)
     return castra::rules::refuse(m.error().rule, "battle " + p.id() + ": " + m.error().message);
   b.map = std::move(*m);

@@ -90,17 +90,9 @@ v1::ScenarioFile scenario_to_proto(const cd::Map& map, const v1::ScenarioFile& n
     *out.mutable_optio() = optio::to_proto(*o);
     return out;
   }
-  // STAND!'s scenario is only read by its codec: the node's map keeps every field, and only
-  // the armies change.
-  const auto& sc = std::get<rules::stand::Scenario>(map);
-  out = node_map;
-  for (Side side : {Side::kA, Side::kB}) {
-    v1::stand::Army* army = side == Side::kA ? out.mutable_stand()->mutable_side_a()
-                                             : out.mutable_stand()->mutable_side_b();
-    const rules::stand::Army& a = sc.armies[at(side)];
-    army->set_name(a.name);
-    *army->mutable_figures() = cc::to_proto(a.figures);
-  }
+  // The domain value has no description (the engine ignores it): the map's is kept.
+  *out.mutable_stand() = stand::to_proto(std::get<rules::stand::Scenario>(map));
+  out.mutable_stand()->set_description(node_map.stand().description());
   return out;
 }
 
