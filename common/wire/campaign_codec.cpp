@@ -152,11 +152,7 @@ Checked<dom::Map> to_domain(const v1::ScenarioFile& p) {
     return dom::Map(std::move(*sc));
   }
   if (p.has_stand()) {
-    // A battle's armies are what the sides field: a map need not name any.
-    v1::stand::Scenario map = p.stand();
-    if (!map.has_side_a()) map.mutable_side_a();
-    if (!map.has_side_b()) map.mutable_side_b();
-    auto sc = wire::stand::to_domain(map);
+    auto sc = wire::stand::to_domain(p.stand());
     if (!sc) return sc.error();
     return dom::Map(std::move(*sc));
   }

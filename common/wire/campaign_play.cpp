@@ -353,6 +353,16 @@ std::optional<std::string> verify_campaign(const v1::CampaignRecord& record) {
       return "the campaign ended after battle " + fought + ", but the record is not finished";
     return std::nullopt;
   }
+  if (record.abandoned()) {
+    // The side that was left lost, whatever the battles say (docs/rules/campaigns.md).
+    const auto want = record.abandoned_by() == v1::SIDE_A ? Outcome::Kind::kWinB
+                                                          : Outcome::Kind::kWinA;
+    if (outcome_from_proto(record.outcome()).kind != want) {
+      return "the campaign was abandoned by " + side_text(side_from_proto(record.abandoned_by())) +
+             ", but its outcome is not the other side's win";
+    }
+    return std::nullopt;
+  }
   if (!ended) return "the record is finished, but the campaign goes on after battle " + fought;
   const Outcome want = cd::campaign_outcome(d->decided_by, results);
   if (outcome_from_proto(record.outcome()).kind != want.kind) {

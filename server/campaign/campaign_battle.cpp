@@ -161,8 +161,13 @@ void Campaigns::battle_ended(const std::string& match_id) {
 
 void Campaigns::tick() {
   const std::int64_t now = clock_.now_ms();
-  for (const auto& [id, l] : live_) {
+  // A transition may end a campaign (and take it out of live_) before this loop is done.
+  std::vector<std::shared_ptr<Live>> campaigns;
+  for (const auto& [id, l] : live_)
+    campaigns.push_back(l);
+  for (const auto& l : campaigns) {
     const v1::StoredCampaign& c = l->state;
+    const std::string id = c.campaign_id();
     if (l->writing || c.status() != v1::CAMPAIGN_LIVE || c.stage() != v1::STAGE_SELECTING ||
         c.paused()) {
       continue;
@@ -177,6 +182,7 @@ void Campaigns::tick() {
             [now, vacant, other](v1::StoredCampaign& s) -> std::optional<server::Failure> {
               if (!s.vacancy()) return std::nullopt;
               finish(s, win(other, "nobody took " + side_name(vacant) + "'s place"), now);
+              s.set_abandoned(true);
               return std::nullopt;
             },
             [](server::Result<v1::StoredCampaign>) {});

@@ -163,6 +163,10 @@ void Campaigns::write(const std::shared_ptr<Live>& l, v1::StoredCampaign next, S
     settle(l->state);
     done(l->state);
     drain(l);
+    // An ended campaign is read from the store from now on.
+    const bool ended = l->state.status() == v1::CAMPAIGN_FINISHED ||
+                       l->state.status() == v1::CAMPAIGN_CLOSED;
+    if (ended && !l->writing && l->queue.empty()) live_.erase(l->state.campaign_id());
   });
 }
 
@@ -345,9 +349,11 @@ void Campaigns::resign(std::int64_t account, const std::string& id, StateDone do
 }
 
 std::optional<v1::StoredCampaign> Campaigns::find(const std::string& id) {
-  auto l = live(id);
-  if (!l) return std::nullopt;
-  return l->state;
+  if (auto it = live_.find(id); it != live_.end()) return it->second->state;
+  // Not kept in memory for a read: a finished campaign listed or looked at stays in the store.
+  std::optional<v1::StoredCampaign> stored;
+  if (auto s = store_.find(id, &stored); !s.ok()) storage_failure(s, "find_campaign");
+  return stored;
 }
 
 std::vector<v1::StoredCampaign> Campaigns::list(v1::CampaignStatus status,
@@ -429,6 +435,10 @@ Result<v1::CampaignRecord> Campaigns::record(const std::string& id) {
   }
   *out.mutable_outcome() = c->outcome();
   out.set_finished(true);
+  if (c->abandoned()) {
+    out.set_abandoned(true);
+    out.set_abandoned_by(c->vacant_side());
+  }
   return out;
 }
 

@@ -27,15 +27,12 @@ std::int64_t selection_period_ms(const v1::StoredCampaign& c) {
   return std::int64_t{c.settings().selection_days()} * kDayMs;
 }
 
-v1::Outcome win(int side, const std::string& reason) {
-  v1::Outcome o;
-  o.set_kind(side == 0 ? v1::Outcome::WIN_A : v1::Outcome::WIN_B);
-  o.set_reason(reason);
-  return o;
-}
-
-std::string side_name(int side) {
-  return side == 0 ? "side A" : "side B";
+// The campaign's outcome from the battles fought, as its definition decides.
+v1::Outcome decided(const v1::StoredCampaign& c) {
+  std::vector<v1::Outcome> results;
+  for (const auto& fought : c.battles())
+    results.push_back(fought.outcome());
+  return wire::campaign_outcome(c.definition(), results);
 }
 
 // Deadlines missed in a row: a battle lost on time counts for its loser, a battle played
@@ -91,17 +88,10 @@ void begin_node(v1::StoredCampaign& c, const std::string& node, std::int64_t now
   }
   c.clear_entropy_a();
   c.clear_entropy_b();
-  const bool a = wire::can_field(c.roster_a());
-  const bool b = wire::can_field(c.roster_b());
-  if (!a || !b) {
-    v1::Outcome o;
-    if (a != b) {
-      o = win(a ? 0 : 1, side_name(a ? 1 : 0) + " can no longer field an army");
-    } else {
-      o.set_kind(v1::Outcome::DRAW);
-      o.set_reason("neither side can field an army");
-    }
-    return finish(c, std::move(o), now_ms);
+  // A side that cannot field an army ends the campaign, which the definition then decides
+  // like any other end (docs/rules/campaigns.md, section 7).
+  if (!wire::can_field(c.roster_a()) || !wire::can_field(c.roster_b())) {
+    return finish(c, decided(c), now_ms);
   }
   c.set_stage(v1::STAGE_SELECTING);
   c.set_battle_seed(battle_seed);
@@ -173,12 +163,7 @@ void after_battle(v1::StoredCampaign& c, const v1::MatchRecord& record, std::int
 
   const v1::BattleNode* node = wire::find_battle(c.definition(), b->node());
   const std::string next = wire::next_battle(*node, record.outcome());
-  if (next.empty()) {
-    std::vector<v1::Outcome> results;
-    for (const auto& fought : c.battles())
-      results.push_back(fought.outcome());
-    return finish(c, wire::campaign_outcome(c.definition(), results), now_ms);
-  }
+  if (next.empty()) return finish(c, decided(c), now_ms);
   begin_node(c, next, now_ms, next_battle_seed);
   for (int side : {0, 1}) {
     const std::uint32_t missed = side == 0 ? c.missed_a() : c.missed_b();
