@@ -145,6 +145,9 @@ Checked<dom::Scenario> to_domain(const pb::Scenario& m) {
     d.formation = formation(u.formation());
     d.morale = u.morale();
     d.name = u.name();
+    d.disordered = u.disordered();
+    d.disorder_turns = u.disorder_turns();
+    d.missile_hits = u.missile_hits();
     s.units.push_back(std::move(d));
   }
   for (const pb::ScenarioLeader& l : m.leaders()) {
@@ -185,6 +188,9 @@ pb::Scenario to_proto(const dom::Scenario& s) {
     x->set_formation(formation(u.formation));
     x->set_morale(u.morale);
     x->set_name(u.name);
+    x->set_disordered(u.disordered);
+    x->set_disorder_turns(u.disorder_turns);
+    x->set_missile_hits(u.missile_hits);
   }
   for (const dom::ScenarioLeader& l : s.leaders) {
     pb::ScenarioLeader* x = m.add_leaders();

@@ -199,7 +199,58 @@ Checked<rs::Scenario> to_domain(const pb::Scenario& p) {
   if (!p.has_side_a() || !p.has_side_b()) r.fail("it needs side_a and side_b armies");
   sc.armies[0] = {p.side_a().name(), figures(p.side_a().figures())};
   sc.armies[1] = {p.side_b().name(), figures(p.side_b().figures())};
+  if (p.placements_size() > rs::kMaxMapSide * rs::kMaxMapSide) r.fail("too many placements");
+  for (const pb::Scenario::Placement& pl : p.placements()) {
+    if (!r.ok()) break;
+    sc.placements.push_back({r.side(pl.side(), "a placement's side"),
+                             r.hex(pl.has_hex(), pl.hex(), "a hex on every placement"),
+                             figures(pl.figures()), r.facing(pl.facing(), "facing"),
+                             r.posture(pl.posture(), "posture")});
+  }
+  sc.first_side = r.side(p.first_side(), "first_side");
+  if (p.zone_a_size() > rs::kMaxMapSide * rs::kMaxMapSide ||
+      p.zone_b_size() > rs::kMaxMapSide * rs::kMaxMapSide) {
+    r.fail("a zone lists too many hexes");
+  } else {
+    sc.zones[0] = r.path(p.zone_a());
+    sc.zones[1] = r.path(p.zone_b());
+  }
   return result(r, std::move(sc));
+}
+
+pb::Scenario to_proto(const rs::Scenario& sc) {
+  pb::Scenario p;
+  p.set_name(sc.name);
+  p.set_width(sc.width);
+  p.set_height(sc.height);
+  for (const rs::HexSpec& h : sc.hexes) {
+    pb::HexSpec* out = p.add_hexes();
+    *out->mutable_hex() = coord(h.hex);
+    out->set_terrain(static_cast<pb::Terrain>(static_cast<int>(h.terrain)));
+    out->set_crossing(static_cast<pb::Crossing>(static_cast<int>(h.crossing)));
+    if (h.capacity) out->set_capacity(*h.capacity);
+  }
+  for (int i = 0; i < 2; ++i) {
+    const rs::Army& army = sc.armies[static_cast<std::size_t>(i)];
+    pb::Army* out = i == 0 ? p.mutable_side_a() : p.mutable_side_b();
+    out->set_name(army.name);
+    *out->mutable_figures() = figures(army.figures);
+  }
+  p.set_turn_limit(sc.turn_limit);
+  for (const rs::Placement& pl : sc.placements) {
+    pb::Scenario::Placement* out = p.add_placements();
+    out->set_side(side(pl.side));
+    *out->mutable_hex() = coord(pl.hex);
+    *out->mutable_figures() = figures(pl.figures);
+    out->set_facing(facing(pl.facing));
+    out->set_posture(posture(pl.posture));
+  }
+  p.set_first_side(side(sc.first_side));
+  for (rs::Hex h : sc.zones[0])
+    *p.add_zone_a() = coord(h);
+  for (rs::Hex h : sc.zones[1])
+    *p.add_zone_b() = coord(h);
+  return p;
 }
 
 Checked<rs::Scenario> scenario_from_json(std::string_view json) {
@@ -211,6 +262,16 @@ Checked<rs::Scenario> scenario_from_json(std::string_view json) {
   }
   if (!file.has_stand()) return malformed("scenario", "scenario file holds no stand scenario");
   return to_domain(file.stand());
+}
+
+std::string scenario_to_json(const rs::Scenario& sc) {
+  castra::v1::ScenarioFile file;
+  *file.mutable_stand() = to_proto(sc);
+  std::string out;
+  google::protobuf::util::JsonPrintOptions options;
+  options.preserve_proto_field_names = true;
+  (void)google::protobuf::util::MessageToJsonString(file, &out, options);
+  return out;
 }
 
 // ---- commands ---------------------------------------------------------------------------
@@ -538,6 +599,10 @@ pb::State to_proto(const rs::State& s) {
     troops->set_posture(posture(t.posture));
     troops->set_attacked(t.attacked);
   }
+  for (rs::Hex h : s.zones[0])
+    *p.add_zone_a() = coord(h);
+  for (rs::Hex h : s.zones[1])
+    *p.add_zone_b() = coord(h);
   return p;
 }
 
@@ -593,6 +658,12 @@ Checked<rs::State> to_domain(const pb::State& p) {
       if (t.figures.empty()) r.fail("troops without figures");
     }
     s.tiles.push_back(t);
+  }
+  if (p.zone_a_size() > p.tiles_size() || p.zone_b_size() > p.tiles_size()) {
+    r.fail("a zone lists more hexes than the map has");
+  } else {
+    s.zones[0] = r.path(p.zone_a());
+    s.zones[1] = r.path(p.zone_b());
   }
   if (!r.ok()) return r.error();
   if (auto broken = rs::Game::check(s)) return malformed("state", "inconsistent state: " + *broken);

@@ -17,8 +17,10 @@ namespace pb = castra::v1::stand;
 namespace rs = castra::rules::stand;
 using castra::rules::Checked;
 
-// Scenario: read only (scenario files are written by people).
+// Scenario: read from files people write; written back for campaigns and tools (a
+// scenario's description is not in the domain value, so it is not written).
 Checked<rs::Scenario> to_domain(const pb::Scenario& p);
+pb::Scenario to_proto(const rs::Scenario& sc);
 
 Checked<rs::Command> to_domain(const pb::Command& p);
 pb::Command to_proto(const rs::Command& c);
@@ -39,6 +41,7 @@ pb::Legal to_proto(const rs::Legal& l);
 // {"side": "SIDE_A", "command": {"stand": {...}}} (a resignation line is the match
 // layer's business and is refused here).
 Checked<rs::Scenario> scenario_from_json(std::string_view json);
+std::string scenario_to_json(const rs::Scenario& sc);
 struct ScriptStep {
   castra::rules::Side side = castra::rules::Side::kA;
   rs::Command command;

@@ -73,6 +73,38 @@ RuleError bad(std::string message) {
   return refuse("optio.scenario", std::move(message));
 }
 
+// A unit that starts disordered or with missile hits (a campaign's army arrives as its last
+// battle left it) starts as the rules could have left it: a disorder count its drill's
+// recovery could still show (section 8), fewer missile hits than cost an interval (7).
+std::optional<RuleError> starting_condition(const ScenarioUnit& su, const Ruleset& rs, Unit& u) {
+  const std::string who = "unit " + std::to_string(su.id) + ": ";
+  const Drill drill = rs.stats(su.type).drill;
+  const int recovery = rs.disorder_turns(drill);
+  if (!su.disordered && su.disorder_turns != 0) {
+    return refuse("optio.8.disorder", who + "disorder_turns " + std::to_string(su.disorder_turns) +
+                                          " is given but the unit is not disordered");
+  }
+  if (su.disordered && (su.disorder_turns < 0 || su.disorder_turns > recovery)) {
+    const std::string n = std::to_string(recovery);
+    return refuse("optio.8.disorder", who + std::string(drill_name(drill)) +
+                                          " units recover from disorder after " + n +
+                                          (recovery == 1 ? " end of turn" : " ends of turn") +
+                                          "; disorder_turns must be 1 to " + n + ", or 0 for all " +
+                                          n + ", not " + std::to_string(su.disorder_turns));
+  }
+  const int per = rs.missile_hits_per_interval;
+  if (su.missile_hits < 0 || su.missile_hits >= per) {
+    return refuse("optio.7.missile_hits", who + "missile hits " + std::to_string(su.missile_hits) +
+                                              " must be 0 to " + std::to_string(per - 1) +
+                                              "; each " + std::to_string(per) +
+                                              " hits cost an interval and the count starts again");
+  }
+  u.disordered = su.disordered;
+  u.disorder_turns = su.disordered ? (su.disorder_turns == 0 ? recovery : su.disorder_turns) : 0;
+  u.missile_hits = su.missile_hits;
+  return std::nullopt;
+}
+
 }  // namespace
 
 Checked<State> Game::initial_state(const Scenario& sc, const Ruleset& rs) {
@@ -163,6 +195,7 @@ Checked<State> Game::initial_state(const Scenario& sc, const Ruleset& rs) {
                  std::to_string(st.firm + st.shaken));
     }
     u.morale = u.start_morale;
+    if (auto e = starting_condition(su, rs, u)) return *e;
     if (fixed) {
       if (!su.at) return bad("unit " + std::to_string(su.id) + " has no square");
       u.placed = true;

@@ -45,6 +45,11 @@ struct ScenarioUnit {
   Formation formation = Formation::kLine;
   int morale = 0;  // 0: the type's firm + shaken
   std::string name;
+  // It starts the battle disordered: disorder_turns ends of turn still to pass before
+  // order returns (1 up to its drill's recovery count; 0: that full count).
+  bool disordered = false;
+  int disorder_turns = 0;
+  int missile_hits = 0;  // below the hits that cost an interval
   friend bool operator==(const ScenarioUnit&, const ScenarioUnit&) = default;
 };
 

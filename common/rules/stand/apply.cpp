@@ -179,6 +179,18 @@ void Game::encode(const State& s, ByteWriter& w) {
     w.u8(static_cast<std::uint8_t>(t.posture));
     w.boolean(t.attacked);
   }
+  // Listed zones come last and only when given, so a state without them (every state of
+  // a scenario without them, every record made before them) keeps its bytes and its hash.
+  if (s.listed_zones()) {
+    w.tag('Z');
+    for (const std::vector<Hex>& zone : s.zones) {
+      w.u32(static_cast<std::uint32_t>(zone.size()));
+      for (Hex h : zone) {
+        w.i32(h.col);
+        w.i32(h.row);
+      }
+    }
+  }
 }
 
 std::optional<std::string> Game::check(const State& s) {
@@ -195,9 +207,20 @@ std::optional<std::string> Game::check(const State& s) {
   if ((s.phase == Phase::kMove || s.phase == Phase::kFight) && s.game_turn < 1) {
     return "a move or fight phase before the battle began";
   }
-  if (s.phase == Phase::kDeploy
-          ? s.zone.first < 0 || s.zone.first > s.zone.last || s.zone.last >= s.height
-          : !(s.zone == RowSpan{})) {
+  if (s.zones[0].empty() != s.zones[1].empty()) return "a listed zone for one side only";
+  for (const std::vector<Hex>& zone : s.zones) {
+    for (std::size_t i = 0; i < zone.size(); ++i) {
+      if (!s.on_map(zone[i])) return "zone hex " + to_string(zone[i]) + " off the map";
+      const Hex prev = i > 0 ? zone[i - 1] : Hex{};
+      if (i > 0 &&
+          (prev.row > zone[i].row || (prev.row == zone[i].row && prev.col >= zone[i].col))) {
+        return "zone hexes not row by row";
+      }
+    }
+  }
+  const bool rows_zone = s.phase == Phase::kDeploy && !s.listed_zones();
+  if (rows_zone ? s.zone.first < 0 || s.zone.first > s.zone.last || s.zone.last >= s.height
+                : !(s.zone == RowSpan{})) {
     return "deployment zone rows " + std::to_string(s.zone.first) + " to " +
            std::to_string(s.zone.last);
   }

@@ -154,26 +154,54 @@ std::vector<Hex> path_to(const State& s, const PathTree& tree, Hex to) {
 }
 
 RowSpan zone_rows(const State& s, const Ruleset& rs, Side side, bool loser) {
+  if (s.listed_zones()) return RowSpan{};
   return first_rows(side, loser ? rs.loser_rows : rs.winner_rows, s.height);
+}
+
+namespace {
+
+std::vector<Hex> hexes_of_rows(const State& s, RowSpan rows) {
+  std::vector<Hex> out;
+  for (int row = rows.first; row <= rows.last; ++row) {
+    for (int col = 0; col < s.width; ++col)
+      out.push_back({col, row});
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<Hex> zone_hexes(const State& s, const Ruleset& rs, Side side, bool loser) {
+  if (s.listed_zones()) return s.zones[static_cast<std::size_t>(index(side))];
+  return hexes_of_rows(s, zone_rows(s, rs, side, loser));
+}
+
+std::vector<Hex> deploying_hexes(const State& s, Side side) {
+  if (s.listed_zones()) return s.zones[static_cast<std::size_t>(index(side))];
+  return hexes_of_rows(s, s.zone);
 }
 
 Figures deployable(const State& s, const Ruleset& rs, Side side) {
   Figures out;
   const Figures& pool = s.to_deploy[static_cast<std::size_t>(index(side))];
+  const std::vector<Hex> zone = deploying_hexes(s, side);
   for (Troop t : kAllTroops) {
     if (pool[t] <= 0) continue;
     Figures one;
     one[t] = 1;
-    for (int row = s.zone.first; row <= s.zone.last && out[t] == 0; ++row) {
-      for (int col = 0; col < s.width; ++col) {
-        if (end_block(s, rs, side, one, {col, row}) == Block::kNone) {
-          out[t] = pool[t];
-          break;
-        }
+    for (Hex h : zone) {
+      if (end_block(s, rs, side, one, h) == Block::kNone) {
+        out[t] = pool[t];
+        break;
       }
     }
   }
   return out;
+}
+
+bool deployed_by_scenario(const State& s) {
+  return s.phase == Phase::kRollOff &&
+         std::any_of(s.tiles.begin(), s.tiles.end(), [](const Tile& t) { return t.occupied(); });
 }
 
 std::array<int, 2> strength_on_map(const State& s, const Ruleset& rs) {

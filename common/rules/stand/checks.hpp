@@ -57,11 +57,23 @@ PathTree shortest_paths(const State& s, const Ruleset& rs, Side side, Hex from, 
                         int reach);
 std::vector<Hex> path_to(const State& s, const PathTree& tree, Hex to);
 
-// The rows a side deploys in when it deploys as the roll-off's loser or winner.
+// The rows a side deploys in when it deploys as the roll-off's loser or winner; empty
+// when the scenario lists the zones (s.zones).
 RowSpan zone_rows(const State& s, const Ruleset& rs, Side side, bool loser);
+
+// The hexes a side deploys in as the roll-off's loser or winner: its listed zone, or every
+// hex of its rows. Row by row.
+std::vector<Hex> zone_hexes(const State& s, const Ruleset& rs, Side side, bool loser);
+
+// The hexes the deploying side `side` may deploy in now: its listed zone, or s.zone's rows.
+std::vector<Hex> deploying_hexes(const State& s, Side side);
 
 // Types of the army list of `side` that still have a figure and room for one in its zone.
 Figures deployable(const State& s, const Ruleset& rs, Side side);
+
+// A state waiting for begin() with troops on the map: its scenario's fixed deployment
+// placed them, so begin() starts the battle without a roll-off.
+bool deployed_by_scenario(const State& s);
 
 // The strength of each side on the map.
 std::array<int, 2> strength_on_map(const State& s, const Ruleset& rs);

@@ -75,6 +75,7 @@ struct RollOffWon {
   friend bool operator==(const RollOffWon&, const RollOffWon&) = default;
 };
 
+// `rows` is empty when the scenario lists the zones (State::zones).
 struct DeploymentBegan {
   Side side = Side::kA;
   RowSpan rows;

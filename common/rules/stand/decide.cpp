@@ -1,5 +1,6 @@
 // Game::decide: a side's command checked against the state, answered with the events it
 // produces (with the automatic steps that follow) or the rule it breaks.
+#include <algorithm>
 #include <cstdint>
 #include <string>
 
@@ -48,7 +49,15 @@ std::optional<RuleError> own_hex(const State& s, Side side, Hex h, const std::st
 Checked<Events> deploy(const State& s, const Ruleset& rs, Side side, const cmd::Deploy& c) {
   if (s.phase != Phase::kDeploy) return wrong_phase(s, "troops are deployed", "deployment");
   if (auto e = off_map(s, c.hex)) return *e;
-  if (!s.zone.contains(c.hex.row)) {
+  if (s.listed_zones()) {
+    const std::vector<Hex>& zone = s.zones[static_cast<std::size_t>(index(side))];
+    if (std::find(zone.begin(), zone.end(), c.hex) == zone.end()) {
+      return refuse("stand.2.zone", side_name(side) + " deploys in the " +
+                                        std::to_string(zone.size()) +
+                                        " hexes of its zone the scenario gives; hex " +
+                                        to_string(c.hex) + " is not one of them");
+    }
+  } else if (!s.zone.contains(c.hex.row)) {
     return refuse("stand.2.zone", side_name(side) + " deploys in rows " +
                                       std::to_string(s.zone.first) + " to " +
                                       std::to_string(s.zone.last) + "; hex " + to_string(c.hex) +

@@ -48,6 +48,8 @@ struct Describer {
            side_name(other(e.winner)) + " deploys first";
   }
   std::string operator()(const ev::DeploymentBegan& e) const {
+    // Empty rows: the scenario lists the zone's hexes (the state holds them).
+    if (e.rows.first > e.rows.last) return side_name(e.side) + " deploys in its zone's hexes";
     return side_name(e.side) + " deploys in rows " + std::to_string(e.rows.first) + " to " +
            std::to_string(e.rows.last);
   }

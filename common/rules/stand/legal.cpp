@@ -48,6 +48,7 @@ std::optional<Destination> destination(const State& s, const Ruleset& rs, Side s
 
 void add_deployment(const State& s, const Ruleset& rs, Side side, Legal& legal) {
   const Figures& pool = s.to_deploy[static_cast<std::size_t>(index(side))];
+  const std::vector<Hex> zone = deploying_hexes(s, side);
   for (TroopMask m : groups_of(rs, pool)) {
     Group g;
     g.types = m;
@@ -55,11 +56,9 @@ void add_deployment(const State& s, const Ruleset& rs, Side side, Legal& legal) 
     for (Troop t : kAllTroops) {
       if (!has(m, t)) g.available[t] = 0;
     }
-    for (int row = s.zone.first; row <= s.zone.last; ++row) {
-      for (int col = 0; col < s.width; ++col) {
-        if (auto d = destination(s, rs, side, {col, row}, m, g.available)) {
-          g.destinations.push_back(std::move(*d));
-        }
+    for (Hex h : zone) {
+      if (auto d = destination(s, rs, side, h, m, g.available)) {
+        g.destinations.push_back(std::move(*d));
       }
     }
     if (!g.destinations.empty()) legal.deploy.push_back(std::move(g));

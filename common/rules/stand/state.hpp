@@ -29,6 +29,16 @@ struct Army {
   friend bool operator==(const Army&, const Army&) = default;
 };
 
+// One body of troops of a fixed deployment: a hex, its figures, facing and posture.
+struct Placement {
+  Side side = Side::kA;
+  Hex hex;
+  Figures figures;
+  int facing = 0;
+  Posture posture = Posture::kFallingBack;
+  friend bool operator==(const Placement&, const Placement&) = default;
+};
+
 struct Scenario {
   std::string name;
   int width = 0;
@@ -36,10 +46,19 @@ struct Scenario {
   std::vector<HexSpec> hexes;
   std::array<Army, 2> armies;  // indexed by Side
   int turn_limit = 0;          // game turns; 0 takes the ruleset's default
+  // The rulings' "Scenario deployment". A fixed deployment places every body of troops of
+  // both armies and replaces the roll-off and deployment; an army with no figures takes the
+  // sum of its placements, one with figures must equal it. Empty: section 2's deployment.
+  std::vector<Placement> placements;
+  Side first_side = Side::kA;  // with placements: the side that moves first
+  // Deployment zones other than the default rows, by side: both or neither, never with
+  // placements. They keep the roll-off and the order of deployment.
+  std::array<std::vector<Hex>, 2> zones;
   friend bool operator==(const Scenario&, const Scenario&) = default;
 };
 
-// kRollOff waits for begin(); kOver once the outcome is known.
+// kRollOff waits for begin() (which rolls off, or with a fixed deployment begins the
+// battle); kOver once the outcome is known.
 enum class Phase : std::uint8_t { kRollOff = 0, kDeploy = 1, kMove = 2, kFight = 3, kOver = 4 };
 std::string_view name(Phase p);  // "roll-off", "deploy", "move", "fight", "over"
 
@@ -71,11 +90,14 @@ struct State {
   std::array<std::string, 2> army_names;
 
   Phase phase = Phase::kRollOff;
-  Side active = Side::kA;         // the side that deploys, moves or fights now
-  Side first = Side::kA;          // the roll-off's winner, who moves first; set by the roll-off
+  Side active = Side::kA;  // the side that deploys, moves or fights now
+  // The roll-off's winner, who moves first; set by the roll-off, or by a fixed deployment.
+  Side first = Side::kA;
   std::array<int, 2> roll_off{};  // the last roll-off faces, 0 before any
   int game_turn = 0;              // 1.. once the battle has begun
-  RowSpan zone;                   // the deploying side's rows
+  RowSpan zone;                   // the deploying side's rows; empty with listed zones
+  // The scenario's deployment zones by side, sorted row by row; empty: the default rows.
+  std::array<std::vector<Hex>, 2> zones;
   std::array<Figures, 2> to_deploy;
   std::array<int, 2> start_strength{};
   std::array<int, 2> lost_strength{};
@@ -88,6 +110,7 @@ struct State {
   Hex hex_of(std::size_t i) const {
     return {static_cast<int>(i) % width, static_cast<int>(i) / width};
   }
+  bool listed_zones() const { return !zones[0].empty(); }
   friend bool operator==(const State&, const State&) = default;
 };
 

@@ -211,7 +211,7 @@ TEST(StandScenario, AMalformedScenarioIsARuleErrorNotACrash) {
     return s.ok() ? std::string() : s.error().rule;
   };
   EXPECT_EQ(refused(scenario(0, 8)), "stand.scenario");
-  EXPECT_EQ(refused(scenario(8, 4)), "stand.scenario");  // the zones need 5 rows
+  EXPECT_EQ(refused(scenario(8, 4)), "stand.7.map_height");  // the default rows need 5
   EXPECT_EQ(refused(scenario(8, 65)), "stand.scenario");
   EXPECT_EQ(refused(scenario(8, 8, {ground({8, 0}, Terrain::kWoods)})), "stand.scenario");
   EXPECT_EQ(
