@@ -265,6 +265,9 @@ void draw_stand_board(Painter& p, const SDL_Rect& area, const HexGeometry& g, co
       for (int col = 0; col < st.width(); ++col)
         p.fill_polygon(hex_points(g, g.centre(col, row)), tint);
     }
+    // A scenario that lists its zones hex by hex leaves the rows empty.
+    for (const auto& h : ov.zone_side == v1::SIDE_A ? st.zone_a() : st.zone_b())
+      p.fill_polygon(hex_points(g, g.centre(h.col(), h.row())), tint);
   }
   // Coordinates: columns above row 0 and below the last row, rows on both sides.
   const int coord_size = std::clamp(static_cast<int>(z * 0.34f), 10, 16);

@@ -21,7 +21,7 @@ struct StandOverlay {
   std::optional<Cell> hover;
   std::vector<Cell> trail;    // the last move
   std::vector<Cell> flashes;  // hexes that just lost figures
-  bool show_zone = false;     // tint the deploying side's rows (state.zone)
+  bool show_zone = false;     // tint the deploying side's zone (state.zone, or its listed hexes)
   v1::Side zone_side = v1::SIDE_A;
   bool dim_moved = false;  // grey the hexes of `dim_side` whose figures have all moved
   v1::Side dim_side = v1::SIDE_A;

@@ -64,6 +64,7 @@ rules::Checked<GameResult> play_game(const GameSetup& setup, const PickFn& playe
   result.outcome = m.outcome();
   result.entries = m.entry_count();
   result.turns = m.acting().turn;
+  if (setup.keep_record) result.record = m.record();
   return result;
 }
 

@@ -26,12 +26,14 @@ struct GameResult {
   int turns = 0;                          // the game turn reached
   int refused = 0;                        // commands the match refused (a brain's bug)
   std::string first_refusal;              // the rule's words, when refused > 0
+  std::optional<v1::MatchRecord> record;  // with GameSetup::keep_record, once it has ended
 };
 
 struct GameSetup {
   v1::ScenarioFile scenario;
   std::uint64_t seed = 0;    // the server seed, both sides' entropy and every salt
   int max_commands = 20000;  // the game is abandoned past this many commands
+  bool keep_record = false;  // export the match record (campaigns chain battles by theirs)
 };
 
 // The game between player_a (side A) and player_b; the scenario's rule error if it is bad.

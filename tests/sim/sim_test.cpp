@@ -1,5 +1,5 @@
-// castra-sim as a program: scripted games to their results and golden hashes, and `verify`
-// on honest and tampered match records.
+// castra-sim as a program: scripted games to their results and golden hashes, `verify` on
+// honest and tampered match and campaign records, and `check-campaign`.
 #include <google/protobuf/util/json_util.h>
 #include <gtest/gtest.h>
 
@@ -13,6 +13,7 @@
 
 #include "common/wire/any_match.hpp"
 #include "proto/castra/v1/match.pb.h"
+#include "tests/campaign/campaign_files.hpp"
 
 namespace castra {
 namespace {
@@ -262,7 +263,7 @@ TEST(OptioNonInterference, OrdersCardsNeverReachTheOpponentOrSpectatorsBeforeThe
             stream_for(*two, rules::Viewer::kSideB, false));
 }
 
-SimRun verify(const v1::MatchRecord& record, const std::string& name) {
+SimRun verify(const google::protobuf::Message& record, const std::string& name) {
   const std::string path = ::testing::TempDir() + "/" + name + ".json";
   std::string json;
   EXPECT_TRUE(pbu::MessageToJsonString(record, &json).ok());
@@ -393,6 +394,44 @@ TEST(CastraSimVerify, AnEditedFinalHashFails) {
   const SimRun r = verify(rec, "final-hash");
   EXPECT_EQ(r.exit_code, 4) << r.out;
   EXPECT_NE(r.out.find("final state"), std::string::npos) << r.out;
+}
+
+// A campaign record, told from a match record by its format, verifies end to end.
+TEST(CastraSimVerify, AnHonestCampaignRecordVerifies) {
+  const SimRun r = verify(campaign::testing::played("stand_three"), "honest-campaign");
+  EXPECT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_NE(r.out.find("verified: campaign test-stand_three, 3 battles"), std::string::npos)
+      << r.out;
+}
+
+TEST(CastraSimVerify, ATamperedCampaignRecordFailsNamingTheStep) {
+  v1::CampaignRecord rec = campaign::testing::played("optio_three");
+  rec.mutable_battles(1)->mutable_roster_a_after()->mutable_optio()->mutable_units(0)->set_morale(
+      1);
+  const SimRun r = verify(rec, "tampered-campaign");
+  EXPECT_EQ(r.exit_code, 4) << r.out;
+  EXPECT_EQ(r.out,
+            "FAILED: battle 2 (trebia): side A's roster after is not the carry-over of the "
+            "battle\n");
+}
+
+TEST(CastraSimCheckCampaign, ASoundDefinitionPasses) {
+  const SimRun r = run("check-campaign " + kSource + "/tests/data/campaigns/optio_three.json");
+  EXPECT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_EQ(r.out, "sound: campaign optio-test (optio), 3 battles\n");
+}
+
+TEST(CastraSimCheckCampaign, ABrokenDefinitionIsRefusedWithItsRule) {
+  v1::CampaignFile file;
+  *file.mutable_campaign() = campaign::testing::definition("stand_three");
+  file.mutable_campaign()->mutable_battles(2)->set_on_a_wins("farmstead");
+  const std::string path = ::testing::TempDir() + "/cyclic-campaign.json";
+  std::string json;
+  ASSERT_TRUE(pbu::MessageToJsonString(file, &json).ok());
+  std::ofstream(path) << json;
+  const SimRun r = run("check-campaign " + path);
+  EXPECT_EQ(r.exit_code, 3) << r.out;
+  EXPECT_EQ(r.out, "REFUSED: the battles hill and farmstead form a cycle (campaign.definition)\n");
 }
 
 }  // namespace

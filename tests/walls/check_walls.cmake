@@ -4,7 +4,10 @@ cmake_minimum_required(VERSION 3.25)
 #              and its own;
 #   client:    castra-client reaches neither castra_rules nor castra_match through any link;
 #             client/ includes no header of common/;
-#   common_io: common/match and common/wire include no network, database, file or clock API.
+#   common_io: common/ includes no network, database, file or clock API.
+#   campaign:  castra_campaign reaches only castra_match and castra_rules (no protobuf), and
+#              common/campaign/ includes only standard headers, common/campaign, common/match
+#              and common/rules.
 #   server_base: server/base/ includes only standard and library headers, the schema (proto/)
 #              and its own; castra_base reaches no other server library.
 # GRAPH is the link graph written at configure time: one "target=dep|dep" line per target.
@@ -105,6 +108,32 @@ elseif(CHECK STREQUAL "common_io")
     if(forbidden IN_LIST reach)
       list(APPEND broken "castra_match reaches ${forbidden}")
     endif()
+  endforeach()
+elseif(CHECK STREQUAL "campaign")
+  closure(castra_campaign reach)
+  foreach(t ${reach})
+    if(t MATCHES "^castra" AND NOT t MATCHES "^castra_(campaign|match|rules)$")
+      list(APPEND broken "castra_campaign reaches ${t}")
+    endif()
+    if(t MATCHES "protobuf")
+      list(APPEND broken "castra_campaign reaches ${t}")
+    endif()
+  endforeach()
+  file(GLOB_RECURSE files ${SOURCE_DIR}/common/campaign/*.hpp ${SOURCE_DIR}/common/campaign/*.cpp)
+  if(NOT files)
+    list(APPEND broken "common/campaign/ has no files")
+  endif()
+  foreach(f ${files})
+    file(STRINGS ${f} includes REGEX "^[ \t]*#[ \t]*include")
+    foreach(inc ${includes})
+      if(inc MATCHES "<([^>]+)>")
+        if(CMAKE_MATCH_1 MATCHES "[./]")
+          list(APPEND broken "${f} includes <${CMAKE_MATCH_1}>")
+        endif()
+      elseif(inc MATCHES "\"([^\"]+)\"" AND NOT CMAKE_MATCH_1 MATCHES "^common/(campaign|match|rules)/")
+        list(APPEND broken "${f} includes \"${CMAKE_MATCH_1}\"")
+      endif()
+    endforeach()
   endforeach()
 endif()
 

@@ -1,5 +1,6 @@
 // castra-sim: runs a scenario and a command script offline, printing every event as a JSON
-// line, and verifies exported match records. Formats: docs/formats.md sections 5 and 6.
+// line; verifies exported match and campaign records; checks campaign definitions. Formats:
+// docs/formats.md sections 5 to 8.
 #include <google/protobuf/struct.pb.h>
 #include <google/protobuf/util/json_util.h>
 #include <sodium.h>
@@ -15,6 +16,8 @@
 #include "common/match/crypto.hpp"
 #include "common/rules/canonical.hpp"
 #include "common/wire/any_match.hpp"
+#include "common/wire/campaign_play.hpp"
+#include "proto/castra/v1/campaign.pb.h"
 #include "proto/castra/v1/match.pb.h"
 
 namespace {
@@ -221,11 +224,34 @@ int run(const RunOptions& o) {
   return exit_code;
 }
 
+int verify_campaign(const castra::v1::CampaignRecord& record) {
+  if (auto failure = castra::wire::verify_campaign(record)) {
+    std::cout << "FAILED: " << *failure << "\n";
+    return kExitVerifyFailed;
+  }
+  std::cout << "verified: campaign " << record.campaign_id() << ", " << record.battles_size()
+            << " battles: every battle's record, selection, scenario and carry-over, and the path"
+            << (record.finished() ? " and the outcome" : "") << " match\n";
+  return kExitOk;
+}
+
+// A match record or, by its format, a campaign record.
 int verify(const std::string& path) {
   std::string text;
   if (!read_file(path, &text)) {
     std::cerr << "castra-sim: cannot read " << path << "\n";
     return kExitUsage;
+  }
+  castra::v1::CampaignRecord campaign;
+  pbu::JsonParseOptions lenient;
+  lenient.ignore_unknown_fields = true;
+  if (pbu::JsonStringToMessage(text, &campaign, lenient).ok() &&
+      campaign.format() == "castra-campaign-record/1") {
+    if (auto st = pbu::JsonStringToMessage(text, &campaign, pbu::JsonParseOptions{}); !st.ok()) {
+      std::cerr << "castra-sim: " << path << ": " << st.ToString() << "\n";
+      return kExitUsage;
+    }
+    return verify_campaign(campaign);
   }
   castra::v1::MatchRecord record;
   if (auto st = pbu::JsonStringToMessage(text, &record, pbu::JsonParseOptions{}); !st.ok()) {
@@ -238,6 +264,23 @@ int verify(const std::string& path) {
   }
   std::cout << "verified: " << record.entries_size() << " entries, every roll, commitment, event "
             << "and the final state hash " << record.final_state_hash() << " match\n";
+  return kExitOk;
+}
+
+int check_campaign(const std::string& path) {
+  std::string text;
+  if (!read_file(path, &text)) {
+    std::cerr << "castra-sim: cannot read " << path << "\n";
+    return kExitUsage;
+  }
+  auto definition = castra::wire::parse_campaign(text);
+  if (!definition) {
+    std::cout << "REFUSED: " << definition.error().message << " (" << definition.error().rule
+              << ")\n";
+    return kExitRefused;
+  }
+  std::cout << "sound: campaign " << definition->name() << " (" << definition->ruleset() << "), "
+            << definition->battles_size() << " battles\n";
   return kExitOk;
 }
 
@@ -261,11 +304,19 @@ int main(int argc, char** argv) {
                       "Write the match record (JSON) when the match has ended");
   run_cmd->add_option("--rules-version", o.version, "Rules version (default: the current one)");
   std::string record_path;
-  auto* verify_cmd =
-      app.add_subcommand("verify", "Re-check every step of an exported match record");
-  verify_cmd->add_option("record", record_path, "Match record (castra.v1.MatchRecord JSON)")
+  auto* verify_cmd = app.add_subcommand(
+      "verify", "Re-check every step of an exported match record or campaign record");
+  verify_cmd
+      ->add_option("record", record_path,
+                   "Match record (castra.v1.MatchRecord JSON) or campaign record "
+                   "(castra.v1.CampaignRecord JSON, format castra-campaign-record/1)")
+      ->required();
+  std::string campaign_path;
+  auto* check_cmd = app.add_subcommand("check-campaign", "Check a campaign definition file");
+  check_cmd->add_option("file", campaign_path, "Campaign definition (castra.v1.CampaignFile JSON)")
       ->required();
   CLI11_PARSE(app, argc, argv);
   if (run_cmd->parsed()) return run(o);
+  if (check_cmd->parsed()) return check_campaign(campaign_path);
   return verify(record_path);
 }
