@@ -2,6 +2,9 @@
 // castra-sim and the tests call. Each function decodes with common/wire/campaign_codec.hpp,
 // calls the pure model of common/campaign/ and encodes the answer; the rules themselves are
 // there and in docs/rules/campaigns.md. No I/O; pure functions, any thread.
+// The functions that answer no RuleError expect what the others produce (a checked definition,
+// rosters from arrive and carry_over); given a roster or node that does not decode, they answer
+// as if nothing could be fielded (an empty selection, false, the roster unchanged).
 #pragma once
 
 #include <cstdint>
