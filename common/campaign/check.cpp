@@ -4,6 +4,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "common/campaign/army.hpp"
 #include "common/campaign/battle.hpp"
@@ -37,6 +38,37 @@ bool slug(const std::string& id) {
 std::array<Roster, 2> largest_rosters(const Definition& d) {
   std::array<Roster, 2> out = d.rosters;
   for (const BattleNode& b : d.battles) {
+    for (Side side : {Side::kA, Side::kB}) {
+      auto& r = out[static_cast<std::size_t>(rules::index(side))];
+      r = arrive(b, side, std::move(r));
+    }
+  }
+  return out;
+}
+
+// Whether `to` can be fought after `from`. Runs after check_graph: the graph has no cycle.
+bool leads_to(const Definition& d, const BattleNode& from, const std::string& to) {
+  std::set<std::string> seen;
+  std::vector<const BattleNode*> stack{&from};
+  while (!stack.empty()) {
+    const BattleNode* node = stack.back();
+    stack.pop_back();
+    for (const std::string& next : node->next) {
+      if (next.empty() || !seen.insert(next).second) continue;
+      if (next == to) return true;
+      stack.push_back(d.battle(next));
+    }
+  }
+  return false;
+}
+
+// The most each side can bring to `battle`: its starting roster with the reinforcements of
+// `battle` and of every battle that can be fought before it. A reinforcement that arrives
+// only later is never on the field there, so a fixed deployment need not place it.
+std::array<Roster, 2> largest_rosters_at(const Definition& d, const BattleNode& battle) {
+  std::array<Roster, 2> out = d.rosters;
+  for (const BattleNode& b : d.battles) {
+    if (b.id != battle.id && !leads_to(d, b, battle.id)) continue;
     for (Side side : {Side::kA, Side::kB}) {
       auto& r = out[static_cast<std::size_t>(rules::index(side))];
       r = arrive(b, side, std::move(r));
@@ -251,12 +283,13 @@ Problem check_optio_places(const BattleNode& b, const std::array<Roster, 2>& lar
 
 Problem check_maps(const Definition& d) {
   const std::array<Roster, 2> largest = largest_rosters(d);
-  const std::array<Selection, 2> all = {whole_roster(largest[0]), whole_roster(largest[1])};
   for (const BattleNode& b : d.battles) {
     if (d.game == Game::kOptio) {
       if (auto p = check_optio_places(b, largest)) return p;
     }
-    auto sc = battle_scenario(b, largest, all);
+    const std::array<Roster, 2> here = largest_rosters_at(d, b);
+    const std::array<Selection, 2> all = {whole_roster(here[0]), whole_roster(here[1])};
+    auto sc = battle_scenario(b, here, all);
     if (!sc) {
       return bad("map", "battle " + b.id + " with all the campaign can bring to it: " +
                             sc.error().message + " (" + sc.error().rule + ")");

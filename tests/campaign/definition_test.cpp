@@ -86,6 +86,26 @@ TEST(CampaignDefinition, AFixedMapMustPlaceEveryUnitTheCampaignCanBring) {
             "(campaign.battle.placement)");
 }
 
+TEST(CampaignDefinition, AFixedMapNeedNotPlaceAUnitThatArrivesOnlyAfterIt) {
+  v1::CampaignDefinition d = definition("optio_three");
+  v1::Reinforcement later;
+  later.set_side(v1::SIDE_A);
+  v1::RosterUnit* u = later.add_units();
+  u->set_id(9);
+  u->set_type(v1::optio::UNIT_TYPE_HEAVY_INFANTRY);
+  u->set_bases(2);
+  u->set_command(1);
+  // Unit 9 joins before Cannae, after the Trebia: the Trebia's fixed map has no square for it.
+  *battle(d, "cannae").add_reinforcements() = later;
+  EXPECT_EQ(refusal(d).message, "accepted");
+  // Joining before the Ticinus, it can fight at the Trebia, which must place it.
+  battle(d, "cannae").clear_reinforcements();
+  *battle(d, "ticinus").add_reinforcements() = later;
+  EXPECT_EQ(refusal(d).message,
+            "battle trebia with all the campaign can bring to it: the map places no unit 9 "
+            "(campaign.battle.placement)");
+}
+
 TEST(CampaignDefinition, FixedPlacementsMustHoldEveryFigureTheCampaignCanBring) {
   v1::CampaignDefinition d = definition("stand_three");
   // Side A may bring 11 infantry to the ford (8, and 3 that arrive there); its places hold 11.
