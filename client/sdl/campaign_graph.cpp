@@ -38,12 +38,16 @@ PointF bezier(PointF a, PointF c1, PointF c2, PointF b, float t) {
 
 // The arrow's curve from one box to the other: forward between columns, straight down or up
 // within one, and below both boxes back to an earlier column.
-std::vector<PointF> edge_curve(const SDL_Rect& f, const SDL_Rect& t, int from_col, int to_col) {
+std::vector<PointF> edge_curve(const GraphLayout& g, const GraphLayout::Edge& e) {
+  const SDL_Rect& f = g.nodes[e.from].box;
+  const SDL_Rect& t = g.nodes[e.to].box;
+  const int from_col = g.nodes[e.from].column;
+  const int to_col = g.nodes[e.to].column;
   auto mid_y = [](const SDL_Rect& r) { return r.y + r.h / 2.0f; };
   PointF a, c1, c2, b;
   if (to_col > from_col) {
-    a = {static_cast<float>(f.x + f.w), mid_y(f)};
-    b = {static_cast<float>(t.x), mid_y(t)};
+    a = {static_cast<float>(f.x + f.w), mid_y(f) + e.start_shift};
+    b = {static_cast<float>(t.x), mid_y(t) + e.end_shift};
     const float dx = (b.x - a.x) * 0.5f;
     c1 = {a.x + dx, a.y};
     c2 = {b.x - dx, b.y};
@@ -156,6 +160,26 @@ GraphLayout layout_campaign_graph(const v1::CampaignDefinition& d, const SDL_Rec
     for (const auto& [j, results] : to)
       g.edges.push_back({static_cast<int>(i), j, results});
   }
+  // Side by side where several arrows leave or enter one side of a box, ordered by where the
+  // other end lies so that they do not cross.
+  constexpr float kSpacing = 12;
+  for (std::size_t i = 0; i < g.nodes.size(); ++i) {
+    std::vector<GraphLayout::Edge*> out;
+    std::vector<GraphLayout::Edge*> in;
+    for (auto& e : g.edges) {
+      if (g.nodes[e.to].column <= g.nodes[e.from].column) continue;
+      if (e.from == static_cast<int>(i)) out.push_back(&e);
+      if (e.to == static_cast<int>(i)) in.push_back(&e);
+    }
+    std::sort(out.begin(), out.end(),
+              [&](auto* a, auto* b) { return g.nodes[a->to].box.y < g.nodes[b->to].box.y; });
+    std::sort(in.begin(), in.end(),
+              [&](auto* a, auto* b) { return g.nodes[a->from].box.y < g.nodes[b->from].box.y; });
+    for (std::size_t k = 0; k < out.size(); ++k)
+      out[k]->start_shift = (static_cast<float>(k) - (out.size() - 1) / 2.0f) * kSpacing;
+    for (std::size_t k = 0; k < in.size(); ++k)
+      in[k]->end_shift = (static_cast<float>(k) - (in.size() - 1) / 2.0f) * kSpacing;
+  }
   return g;
 }
 
@@ -214,7 +238,7 @@ void draw_campaign_graph(Ui& ui, const v1::CampaignView& view, const SDL_Rect& a
       const auto took = taken.find({f.id, t.id});
       const bool is_taken = took != taken.end();
       if (is_taken != on_path) continue;
-      const auto pts = edge_curve(f.box, t.box, f.column, t.column);
+      const auto pts = edge_curve(g, e);
       const bool live = !dim(e.from) && !dim(e.to);
       const SDL_Color c = is_taken ? theme::kCampaignPath
                           : live   ? theme::kEdge
@@ -223,7 +247,8 @@ void draw_campaign_graph(Ui& ui, const v1::CampaignView& view, const SDL_Rect& a
       std::vector<PointF> body(pts.begin(), pts.end() - 2);
       p.stroke_polyline(body, width, c);
       p.arrow(pts[pts.size() - 3], pts.back(), width, is_taken ? 12 : 9, c);
-      const PointF mark = pts[pts.size() * 4 / 5 - 1];
+      // Near its start, where no label lies.
+      const PointF mark = pts[2];
       ui.note_region("edge " + f.id + ">" + t.id,
                      SDL_Rect{static_cast<int>(mark.x) - 3, static_cast<int>(mark.y) - 3, 7, 7});
       labels.push_back(

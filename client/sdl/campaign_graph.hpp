@@ -26,6 +26,10 @@ struct GraphLayout {
     int from = 0;  // indices into nodes
     int to = 0;
     std::vector<v1::Outcome::Kind> results;
+    // Arrows between columns leave and enter a box side by side, not from one point: the
+    // pixels to move the start and the end off the middle of their sides.
+    float start_shift = 0;
+    float end_shift = 0;
   };
   std::vector<Node> nodes;
   std::vector<Edge> edges;
@@ -38,7 +42,7 @@ GraphLayout layout_campaign_graph(const v1::CampaignDefinition& d, const SDL_Rec
 
 // Draws the graph with the path taken, the results and the current battle. Notes the regions
 // tests read: "graph", "node ID", "result ID" (a fought battle's result strip), "current-node",
-// and "edge FROM>TO" (a small square on the arrow, clear of its label).
+// and "edge FROM>TO" (a small square on the arrow near its start, clear of its label).
 void draw_campaign_graph(Ui& ui, const v1::CampaignView& view, const SDL_Rect& area);
 
 }  // namespace castra::client
