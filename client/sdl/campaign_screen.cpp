@@ -68,17 +68,22 @@ int lost(const v1::Roster& before, const v1::Roster& after) {
   return n;
 }
 
-// The whole roster: what a side fields in a battle without a limit.
+// The whole roster, what a side fields in a battle without a limit: every unit, and every
+// leader with a unit of his command to lead (docs/rules/campaigns.md).
 v1::Selection whole(const v1::Roster& r) {
   v1::Selection s;
   if (r.has_stand()) {
     *s.mutable_figures() = r.stand().figures();
     return s;
   }
-  for (const auto& u : r.optio().units())
+  const auto& units = r.optio().units();
+  for (const auto& u : units)
     s.add_units(u.id());
-  for (const auto& l : r.optio().leaders())
-    s.add_leaders(l.id());
+  for (const auto& l : r.optio().leaders()) {
+    if (std::any_of(units.begin(), units.end(),
+                    [&](const v1::RosterUnit& u) { return u.command() == l.command(); }))
+      s.add_leaders(l.id());
+  }
   return s;
 }
 
@@ -289,7 +294,7 @@ int CampaignScreen::draw_next_battle(Ui& ui, Client& client, int x, int y, int w
     std::string deadline;
     SDL_Color dc = theme::kText;
     if (s.paused()) {
-      deadline = "Paused: no deadline runs.";
+      deadline = "Paused: no deadline runs out.";
       dc = theme::kTextDim;
     } else if (s.deadline_ms() > 0) {
       const std::int64_t left = s.deadline_ms() - unix_ms();
@@ -300,6 +305,12 @@ int CampaignScreen::draw_next_battle(Ui& ui, Client& client, int x, int y, int w
       const SDL_Rect d = p.text(deadline, x, y, 13, dc, Align::kLeft, Weight::kBold);
       ui.note_region("deadline", d);
       y += 20;
+    }
+    // The battle's dice, committed to before anyone gives his entropy with his selection.
+    if (!s.battle_dice_commitment().empty()) {
+      p.text("Its dice commitment " + s.battle_dice_commitment().substr(0, 24) + "...", x, y, 11,
+             theme::kTextDim, Align::kLeft, Weight::kMono);
+      y += 17;
     }
     // Whose selection is in: never what it is.
     for (const v1::Side side : {v1::SIDE_A, v1::SIDE_B}) {
@@ -353,7 +364,7 @@ int CampaignScreen::draw_action(Ui& ui, Client& client, int x, int y, int w) {
                              "commands."
                            : "Choose the figures of each type with - and + in your roster.",
                      x + 10, by, w - 20, theme::kTextDim, 12);
-      const bool can = n > 0 && !over && !c.selection_in_flight && !s.paused();
+      const bool can = n > 0 && !over && !c.selection_in_flight;
       if (ui.button(SDL_Rect{x + 10, box.y + box.h - 40, 190, 30}, "Submit selection",
                     ButtonStyle::kPrimary, can)) {
         written_ = picker_.selection(units);
@@ -368,7 +379,7 @@ int CampaignScreen::draw_action(Ui& ui, Client& client, int x, int y, int w) {
                      "battle's dice.",
                      x + 10, by, w - 20, theme::kText, 13);
       if (ui.button(SDL_Rect{x + 10, box.y + box.h - 40, 190, 30}, "Seal the whole army",
-                    ButtonStyle::kPrimary, !c.selection_in_flight && !s.paused())) {
+                    ButtonStyle::kPrimary, !c.selection_in_flight)) {
         written_ = whole(own);
         client.submit_selection(written_);
       }
@@ -512,10 +523,14 @@ int CampaignScreen::draw_verification(Ui& ui, Client& client, int x, int y, int 
       const SDL_Rect badge{x, y, w, 24};
       ui.note_region("battle-seed " + std::to_string(i + 1), badge);
       p.fill_round_rect(badge, 5, !ok ? theme::kButtonDisabled : *ok ? theme::kOk : theme::kError);
+      const auto shown = c.dice_commitments.find(i);
+      const bool other =
+          shown != c.dice_commitments.end() && shown->second != b.match().dice_commitment();
       const std::string text = std::to_string(i + 1) + ". " + battle_name(v, b.node()) +
-                               (!ok   ? ": no seed revealed"
-                                : *ok ? ": the seed matches its commitment"
-                                      : ": the seed does NOT match its commitment");
+                               (!ok     ? ": no seed revealed"
+                                : *ok   ? ": the seed matches its commitment"
+                                : other ? ": NOT the dice commitment shown before selecting"
+                                        : ": the seed does NOT match its commitment");
       const SDL_Rect clip{badge.x + 8, badge.y, badge.w - 16, badge.h};
       p.set_clip(&clip);
       p.text(text, badge.x + 10, badge.y + 4, 12, theme::kText, Align::kLeft, Weight::kBold);

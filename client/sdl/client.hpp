@@ -73,6 +73,10 @@ struct CampaignData {
   std::string refusal;  // the last refused selection, in words with its rule
   // The battle opened from this campaign: leaving its match screen comes back here.
   std::string battle_opened;
+  // The dice commitment of each battle (by its number in the campaign, from 0) as this client
+  // was shown it while the selections were made, before it gave its entropy: the battle's end
+  // screen and the campaign's verification check the revealed seeds against these.
+  std::map<int, std::string> dice_commitments;
 };
 
 // Settings of the "new campaign" form.
@@ -229,8 +233,9 @@ class Client {
   std::string save_campaign_record(const std::string& dir);
   CampaignData& campaign() { return campaign_; }
   const CampaignData& campaign() const { return campaign_; }
-  // Whether battle i of the campaign record's revealed seed hashes to its dice commitment:
-  // nullopt until the record is here.
+  // Whether battle i of the campaign record's revealed seed hashes to its dice commitment,
+  // which is the one shown before its selections when this client saw it: nullopt until the
+  // record is here.
   std::optional<bool> battle_seed_matches(int i) const;
 
   // ---- offline: a saved Snapshot (or Subscribed, or castra-sim's {"state": ...}) as JSON

@@ -175,12 +175,14 @@ void Client::apply_campaign(const v1::CampaignView& view) {
       campaign_.refusal.clear();
     }
     if (was.paused() != now.paused())
-      say(now.paused() ? "The campaign is paused: no selection deadline runs."
-                       : "The campaign resumes.",
+      say(now.paused() ? "The campaign is paused: no deadline runs out, in the battle either."
+                       : "The campaign resumes; every deadline has the time it had left.",
           MessageKind::kInfo);
     if (was.status() == v1::CAMPAIGN_OPEN && now.status() == v1::CAMPAIGN_LIVE)
       say("Your opponent has joined: the campaign begins.", MessageKind::kOk);
   }
+  if (now.stage() == v1::STAGE_SELECTING && !now.battle_dice_commitment().empty())
+    campaign_.dice_commitments.emplace(view.history_size(), now.battle_dice_commitment());
   campaign_.view = view;
   ++campaign_.views_received;
   if (now.status() == v1::CAMPAIGN_FINISHED && !campaign_.record && !campaign_.record_requested &&
@@ -288,7 +290,19 @@ void Client::open_battle(const std::string& match_id, bool replay) {
     return;
   }
   campaign_.battle_opened = match_id;
+  // The battle's dice commitment as shown before the selections, if this client saw it: the
+  // end screen checks the seed against that one.
+  int number = -1;
+  if (campaign_.view) {
+    const auto& history = campaign_.view->history();
+    for (int i = 0; i < history.size(); ++i)
+      if (history[i].match_id() == match_id) number = i;
+    if (number < 0 && campaign_.view->summary().battle_match_id() == match_id)
+      number = history.size();
+  }
+  const auto shown = campaign_.dice_commitments.find(number);
   replay ? open_replay(match_id) : open_match(match_id);
+  if (shown != campaign_.dice_commitments.end()) match_.commitment_at_start = shown->second;
 }
 
 // ---- the record ---------------------------------------------------------------------------
@@ -327,6 +341,11 @@ std::string Client::save_campaign_record(const std::string& dir) {
 std::optional<bool> Client::battle_seed_matches(int i) const {
   if (!campaign_.record || i < 0 || i >= campaign_.record->battles_size()) return std::nullopt;
   const auto& m = campaign_.record->battles(i).match();
+  // Against the commitment this client was shown before the selections, when it was; else
+  // the one the record holds.
+  const auto shown = campaign_.dice_commitments.find(i);
+  if (shown != campaign_.dice_commitments.end() && shown->second != m.dice_commitment())
+    return false;
   return dice_seed_matches(m.server_seed(), m.dice_commitment());
 }
 

@@ -357,9 +357,6 @@ std::string describe_error(const v1::Error& e) {
     case v1::ERROR_NO_SELECTION_DUE:
       what = "No selection is due from you for that battle.";
       break;
-    case v1::ERROR_CAMPAIGN_PAUSED:
-      what = "The campaign is paused; selections wait until it resumes.";
-      break;
     case v1::ERROR_CAMPAIGN_NOT_FINISHED:
       what = "The campaign's record is exported once it is finished.";
       break;

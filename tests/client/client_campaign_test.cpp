@@ -141,14 +141,14 @@ TEST(ClientCampaignScreen, DrawsTheGraphWithThePathTakenEachResultAndBothRosters
   const auto roster_a = p->region("roster-a");
   const auto roster_b = p->region("roster-b");
   ASSERT_TRUE(roster_a && roster_b);
-  for (int id : {3, 5, 8, 10, 13, 16, 17, 18, 19, 20}) {
+  for (int id : {3, 5, 8, 12, 15, 16, 17, 18, 19, 20}) {
     const auto badge = p->region("unit " + std::to_string(id));
     ASSERT_TRUE(badge) << "unit " << id;
     EXPECT_TRUE(inside(*roster_a, *badge)) << "unit " << id;
     EXPECT_TRUE(mostly(*p, *badge, theme::kSideA, 0.4)) << "unit " << id;
     EXPECT_TRUE(p->widget("Pick unit " + std::to_string(id))) << "unit " << id;
   }
-  for (int id : {1, 2, 4, 6, 7, 9, 11, 12, 14, 15})
+  for (int id : {1, 2, 4, 6, 7, 9, 10, 11, 13, 14})
     EXPECT_FALSE(p->region("unit " + std::to_string(id))) << "unit " << id << " was lost";
   for (int id : {1, 2, 3, 4})
     EXPECT_TRUE(p->widget("Pick leader " + std::to_string(id))) << "leader " << id;
@@ -204,13 +204,13 @@ TEST(ClientCampaignScreen, ASpectatorSeesBothRostersAndNothingToPick) {
 }
 
 TEST(ClientRosterPicker, ASelectionAboveTheLimitCannotBeSubmitted) {
-  // Cannae's limit is 8 units. Nine ticked, with two leaders.
+  // Cannae's limit is 8 units. Nine ticked, with three leaders.
   const std::string dir = testing::make_temp_dir("castra-client-picker");
   testing::write_file(dir + "/campaign.jsonl", testing::json_line(testing::campaign_fixture()));
   const std::string script = dir + "/script.txt";
   testing::write_file(script, "wait campaign\n" +
-                                  clicks("Pick unit", {3, 5, 8, 10, 13, 16, 17, 18, 19}) +
-                                  clicks("Pick leader", {3, 4}) +
+                                  clicks("Pick unit", {3, 5, 8, 12, 15, 16, 17, 18, 19}) +
+                                  clicks("Pick leader", {1, 3, 4}) +
                                   "frames 2\nscreenshot over.png\nexpect disabled Submit "
                                   "selection\nprint over\nfollow\n");
   testing::ClientProcess client(
@@ -254,8 +254,8 @@ TEST(ClientRosterPicker, ASelectionAboveTheLimitCannotBeSubmitted) {
   const std::set<int> units(sent[0].selection().units().begin(), sent[0].selection().units().end());
   const std::set<int> leaders(sent[0].selection().leaders().begin(),
                               sent[0].selection().leaders().end());
-  EXPECT_EQ(units, (std::set<int>{3, 5, 8, 10, 13, 16, 17, 18}));
-  EXPECT_EQ(leaders, (std::set<int>{3, 4}));
+  EXPECT_EQ(units, (std::set<int>{3, 5, 8, 12, 15, 16, 17, 18}));
+  EXPECT_EQ(leaders, (std::set<int>{1, 3, 4}));
   EXPECT_EQ(sent[0].entropy().size(), 32u) << "32 bytes of the client's entropy";
   // Sealed: the picker is gone.
   auto sealed = Picture::load(dir + "/sealed.png");
@@ -399,6 +399,32 @@ TEST(ClientCampaignVerify, WarnsOfTheBattleWhoseSeedDoesNotMatchItsCommitment) {
   ASSERT_TRUE(p->region("battle-seed 1") && p->region("battle-seed 2"));
   EXPECT_TRUE(mostly(*p, *p->region("battle-seed 1"), theme::kOk));
   EXPECT_TRUE(mostly(*p, *p->region("battle-seed 2"), theme::kError)) << "the warning is red";
+}
+
+}  // namespace
+}  // namespace castra
+
+namespace castra {
+namespace {
+
+TEST(ClientCampaignVerify, ChecksABattlesSeedAgainstTheCommitmentShownBeforeItsSelections) {
+  Finished f = finished_campaign();
+  // While the second battle's selections were made the client was shown a commitment that is
+  // not the one its record holds (whose seed matches the record's own).
+  v1::CampaignView selecting = testing::campaign_fixture();
+  selecting.mutable_history()->RemoveLast();
+  selecting.mutable_summary()->set_node("trasimene");
+  selecting.mutable_summary()->set_battle_dice_commitment(std::string(64, 'a'));
+  const CampaignRun r = run_campaign(
+      "campaign-shown",
+      testing::json_line(selecting) + testing::json_line(f.view) + testing::json_line(f.record),
+      "wait campaign-record\nframes 2\nscreenshot verify.png\nquit\n");
+  ASSERT_EQ(r.exit_code, 0) << log_of(r);
+  auto p = Picture::load(r.dir + "/verify.png");
+  ASSERT_TRUE(p);
+  ASSERT_TRUE(p->region("battle-seed 1") && p->region("battle-seed 2"));
+  EXPECT_TRUE(mostly(*p, *p->region("battle-seed 1"), theme::kOk));
+  EXPECT_TRUE(mostly(*p, *p->region("battle-seed 2"), theme::kError));
 }
 
 }  // namespace
