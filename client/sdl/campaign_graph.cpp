@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <deque>
 #include <map>
 #include <optional>
@@ -68,6 +69,28 @@ std::vector<PointF> edge_curve(const GraphLayout& g, const GraphLayout::Edge& e)
   for (int i = 0; i <= kCurves; ++i)
     pts.push_back(bezier(a, c1, c2, b, static_cast<float>(i) / kCurves));
   return pts;
+}
+
+// The arrow's body. A straight piece is filled as a rectangle: the rasteriser can leave gaps
+// along the diagonal of a thin quad that stands straight up or lies flat.
+void stroke_curve(Painter& p, const std::vector<PointF>& pts, float width, SDL_Color c) {
+  for (std::size_t i = 0; i + 1 < pts.size(); ++i) {
+    const PointF a = pts[i];
+    const PointF b = pts[i + 1];
+    if (std::abs(a.x - b.x) < 0.01f || std::abs(a.y - b.y) < 0.01f) {
+      const bool upright = std::abs(a.x - b.x) < 0.01f;
+      const float x0 = std::min(a.x, b.x) - (upright ? width / 2 : 0);
+      const float y0 = std::min(a.y, b.y) - (upright ? 0 : width / 2);
+      const float w = upright ? width : std::abs(a.x - b.x) + 1;
+      const float h = upright ? std::abs(a.y - b.y) + 1 : width;
+      p.fill_rect(SDL_Rect{static_cast<int>(std::lround(x0)), static_cast<int>(std::lround(y0)),
+                           static_cast<int>(std::lround(w)), static_cast<int>(std::lround(h))},
+                  c);
+    } else {
+      p.line(a, b, width, c);
+      if (width > 2.5f && i > 0) p.fill_circle(a, width / 2, c);
+    }
+  }
 }
 
 std::string result_label(v1::Outcome::Kind k) {
@@ -245,7 +268,7 @@ void draw_campaign_graph(Ui& ui, const v1::CampaignView& view, const SDL_Rect& a
                                    : theme::rgb(0x3C424B);
       const float width = is_taken ? 4.0f : 2.0f;
       std::vector<PointF> body(pts.begin(), pts.end() - 2);
-      p.stroke_polyline(body, width, c);
+      stroke_curve(p, body, width, c);
       p.arrow(pts[pts.size() - 3], pts.back(), width, is_taken ? 12 : 9, c);
       // Near its start, where no label lies.
       const PointF mark = pts[2];

@@ -122,17 +122,6 @@ void Painter::line(PointF a, PointF b, float width, SDL_Color c) {
     SDL_RenderDrawLineF(renderer_, a.x, a.y, b.x, b.y);
     return;
   }
-  if (dx == 0 || dy == 0) {
-    // Axis-aligned: a rectangle, which the rasteriser fills without the gaps a thin quad's
-    // diagonal can leave.
-    const float x0 = std::min(a.x, b.x) - (dx == 0 ? width / 2 : 0);
-    const float y0 = std::min(a.y, b.y) - (dy == 0 ? width / 2 : 0);
-    fill_rect(SDL_Rect{static_cast<int>(std::lround(x0)), static_cast<int>(std::lround(y0)),
-                       std::max(1, static_cast<int>(std::lround(dx == 0 ? width : std::abs(dx)))),
-                       std::max(1, static_cast<int>(std::lround(dy == 0 ? width : std::abs(dy))))},
-              c);
-    return;
-  }
   const float nx = -dy / len * width / 2;
   const float ny = dx / len * width / 2;
   fill_polygon(
