@@ -346,18 +346,22 @@ void draw_campaign_graph(Ui& ui, const v1::CampaignView& view, const SDL_Rect& a
     }
   }
 
-  // The labels: a pill per result that leads along the arrow, the one taken ringed in gold.
+  // The labels: a pill per result that leads along the arrow (one when every result does),
+  // the one taken ringed in gold.
   for (const auto& l : labels) {
-    const int n = static_cast<int>(l.edge->results.size());
+    const bool any = l.edge->results.size() == 3;
+    const int n = any ? 1 : static_cast<int>(l.edge->results.size());
     int ly = static_cast<int>(l.at.y) - (n * 18 - 2) / 2;
     for (const auto k : l.edge->results) {
-      const std::string text = result_label(k);
+      if (any && k != l.edge->results.front()) break;
+      const std::string text = any ? "any result" : result_label(k);
       const int lw = p.text_width(text, 11, Weight::kBold) + 12;
       const SDL_Rect pill{static_cast<int>(l.at.x) - lw / 2, ly, lw, 16};
-      if (l.taken == k)
+      if (l.taken && (any || l.taken == k))
         p.fill_round_rect(SDL_Rect{pill.x - 2, pill.y - 2, pill.w + 4, pill.h + 4}, 9,
                           theme::kCampaignPath);
-      p.fill_round_rect(pill, 7, l.live || l.taken ? label_fill(k) : theme::kNodeFuture);
+      const SDL_Color fill = any ? theme::rgb(0x454B54) : label_fill(k);
+      p.fill_round_rect(pill, 7, l.live || l.taken ? fill : theme::kNodeFuture);
       p.text_centered(text, pill.x + pill.w / 2.0f, pill.y + 8.0f, 11,
                       l.live || l.taken ? theme::kText : theme::kTextDim, Weight::kBold);
       ly += 18;

@@ -68,25 +68,6 @@ int lost(const v1::Roster& before, const v1::Roster& after) {
   return n;
 }
 
-// The whole roster, what a side fields in a battle without a limit: every unit, and every
-// leader with a unit of his command to lead (docs/rules/campaigns.md).
-v1::Selection whole(const v1::Roster& r) {
-  v1::Selection s;
-  if (r.has_stand()) {
-    *s.mutable_figures() = r.stand().figures();
-    return s;
-  }
-  const auto& units = r.optio().units();
-  for (const auto& u : units)
-    s.add_units(u.id());
-  for (const auto& l : r.optio().leaders()) {
-    if (std::any_of(units.begin(), units.end(),
-                    [&](const v1::RosterUnit& u) { return u.command() == l.command(); }))
-      s.add_leaders(l.id());
-  }
-  return s;
-}
-
 std::string selection_text(const v1::Selection& s, bool optio_units) {
   if (!optio_units) return stand_figures_text(s.figures());
   return units_text(s.units_size(), true) + ", " + std::to_string(s.leaders_size()) +
@@ -110,7 +91,7 @@ void CampaignScreen::draw(Ui& ui, Client& client) {
   const SDL_Rect top{0, 0, W, theme::kTopBar};
   ui.note_region("top-bar", top);
   if (!c.view) {
-    draw_top_bar(ui, client, top);
+    if (draw_top_bar(ui, client, top)) client.leave_campaign_screen();
     p.text_centered("Opening the campaign...", W / 2.0f, H / 2.0f, 22, theme::kText, Weight::kBold);
     return;
   }
@@ -151,10 +132,12 @@ void CampaignScreen::draw(Ui& ui, Client& client) {
     draw_roster(ui, col, side == v1::SIDE_A ? roster_a : roster_b,
                 side == v1::SIDE_A ? &scroll_a_ : &scroll_b_);
   }
-  draw_top_bar(ui, client, top);
   draw_panel(ui, client, panel);
+  // Leaving drops the view everything above drew from: only once the frame is drawn.
+  const bool leave = draw_top_bar(ui, client, top);
   ui.set_blocked(false);
   if (confirm_resign_) draw_confirm(ui, client);
+  if (leave) client.leave_campaign_screen();
 }
 
 bool CampaignScreen::selection_due(const Client& client) const {
@@ -166,7 +149,7 @@ bool CampaignScreen::selection_due(const Client& client) const {
          !c.view->has_my_selection();
 }
 
-void CampaignScreen::draw_top_bar(Ui& ui, Client& client, const SDL_Rect& r) {
+bool CampaignScreen::draw_top_bar(Ui& ui, Client& client, const SDL_Rect& r) {
   Painter& p = ui.painter();
   const auto& c = client.campaign();
   const bool mine = c.view && c.view->summary().my_action();
@@ -200,10 +183,8 @@ void CampaignScreen::draw_top_bar(Ui& ui, Client& client, const SDL_Rect& r) {
   if (cx + p.text_width(centre, 18, Weight::kBold) / 2.0f < right)
     p.text_centered(centre, cx, r.h / 2.0f, 18, mine ? theme::kTextDark : theme::kGold,
                     Weight::kBold);
-  if (ui.button(SDL_Rect{r.w - 120, 7, 108, 30}, "Lobby", ButtonStyle::kNormal, true, SDLK_UNKNOWN,
-                15, "Back to lobby")) {
-    client.leave_campaign_screen();
-  }
+  return ui.button(SDL_Rect{r.w - 120, 7, 108, 30}, "Lobby", ButtonStyle::kNormal, true,
+                   SDLK_UNKNOWN, 15, "Back to lobby");
 }
 
 void CampaignScreen::draw_panel(Ui& ui, Client& client, const SDL_Rect& r) {
@@ -339,7 +320,6 @@ int CampaignScreen::draw_action(Ui& ui, Client& client, int x, int y, int w) {
   const v1::BattleNode* b = battle(v, s.node());
   if (selection_due(client) && b != nullptr) {
     const int limit = b->selection_limit();
-    const auto& own = s.my_side() == v1::SIDE_A ? v.roster_a() : v.roster_b();
     const SDL_Rect box{x, y, w, limit > 0 ? 112 : 84};
     ui.note_region("picker", box);
     p.fill_round_rect(box, 8, theme::kPanelDark);
@@ -380,7 +360,8 @@ int CampaignScreen::draw_action(Ui& ui, Client& client, int x, int y, int w) {
                      x + 10, by, w - 20, theme::kText, 13);
       if (ui.button(SDL_Rect{x + 10, box.y + box.h - 40, 190, 30}, "Seal the whole army",
                     ButtonStyle::kPrimary, !c.selection_in_flight)) {
-        written_ = whole(own);
+        // Sent empty: the server fields the whole roster, and only the entropy counts.
+        written_ = v1::Selection{};
         client.submit_selection(written_);
       }
     }
@@ -390,7 +371,10 @@ int CampaignScreen::draw_action(Ui& ui, Client& client, int x, int y, int w) {
                                 : c.selection_written ? &written_
                                                       : nullptr;
     std::string text = "Your selection is sealed";
-    if (mine != nullptr) text += ": " + selection_text(*mine, units);
+    if (b != nullptr && b->selection_limit() == 0)
+      text += ": the whole army";
+    else if (mine != nullptr)
+      text += ": " + selection_text(*mine, units);
     text += ". It is revealed when the battle starts.";
     y = wrap_text(p, text, x, y, w, theme::kText, 13) + 4;
   } else if (s.status() == v1::CAMPAIGN_LIVE && s.stage() == v1::STAGE_FIGHTING &&
@@ -480,7 +464,7 @@ int CampaignScreen::draw_history(Ui& ui, Client& client, int x, int y, int w, in
     const std::string losses = army_of(v, v1::SIDE_A) + " lost " +
                                units_text(lost(f.roster_a_before(), f.roster_a_after()), units) +
                                ", " + army_of(v, v1::SIDE_B) + " " +
-                               units_text(lost(f.roster_b_before(), f.roster_b_after()), units);
+                               std::to_string(lost(f.roster_b_before(), f.roster_b_after()));
     p.text(losses, x + 60, y + 20, 12, theme::kTextDim);
     p.set_clip(nullptr);
     if (!f.match_id().empty() &&

@@ -63,7 +63,8 @@ class CampaignScreen {
   RosterPicker& picker() { return picker_; }
 
  private:
-  void draw_top_bar(Ui& ui, Client& client, const SDL_Rect& r);
+  // True when the player asked to go back to the lobby.
+  bool draw_top_bar(Ui& ui, Client& client, const SDL_Rect& r);
   void draw_panel(Ui& ui, Client& client, const SDL_Rect& r);
   // Each draws from y and returns the y below what it drew.
   int draw_next_battle(Ui& ui, Client& client, int x, int y, int w);
