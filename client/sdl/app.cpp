@@ -75,6 +75,8 @@ bool App::init(std::string* error) {
   SDL_StartTextInput();
   if (!options_.snapshot.empty()) {
     if (!client_->load_offline(options_.snapshot, error)) return false;
+  } else if (!options_.campaign.empty()) {
+    if (!client_->load_offline_campaign(options_.campaign, error)) return false;
   } else if (!options_.name.empty() || options_.guest) {
     client_->connect(options_.server);
   }
@@ -83,7 +85,7 @@ bool App::init(std::string* error) {
     has_script_ = true;
   }
   context_.reset(
-      new ScriptRunner::Context{*client_, *ui_, match_, SDL_GetWindowID(window_),
+      new ScriptRunner::Context{*client_, *ui_, match_, campaign_, SDL_GetWindowID(window_),
                                 [this](const std::string& path) { return write_png(path); }});
   return true;
 }
@@ -175,7 +177,7 @@ void App::draw_status_bar() {
   const auto status = client_->session().status();
   std::string net;
   SDL_Color nc = theme::kTextDim;
-  if (client_->match().offline) {
+  if (client_->match().offline || client_->campaign().offline) {
     net = "offline view";
   } else if (status == Session::Status::kReady) {
     net = "online";
@@ -203,6 +205,9 @@ void App::draw_frame() {
       break;
     case Screen::kMatch:
       match_.draw(*ui_, *client_);
+      break;
+    case Screen::kCampaign:
+      campaign_.draw(*ui_, *client_);
       break;
   }
   draw_status_bar();
@@ -248,8 +253,10 @@ int App::run() {
     return kExitSetup;
   }
   const auto started = std::chrono::steady_clock::now();
-  // A screenshot waits for a match state when one is coming: offline, or a match to open.
+  // A screenshot waits for a match state when one is coming: offline, or a match to open; or
+  // for a campaign's view.
   const bool wants_match = !options_.snapshot.empty() || !options_.open_match.empty();
+  const bool wants_campaign = !options_.campaign.empty() || !options_.open_campaign.empty();
   bool running = true;
   int exit_code = kExitOk;
   while (running) {
@@ -271,6 +278,10 @@ int App::run() {
       auto_opened_ = true;
       client_->open_match(options_.open_match);
     }
+    if (!auto_opened_ && !options_.open_campaign.empty() && client_->account().signed_in) {
+      auto_opened_ = true;
+      client_->open_campaign(options_.open_campaign);
+    }
     int w = 0;
     int h = 0;
     SDL_GetRendererOutputSize(renderer_, &w, &h);
@@ -288,7 +299,10 @@ int App::run() {
           return kExitSetup;
         }
       } else {
-        now = !wants_match || (client_->screen() == Screen::kMatch && client_->match().snapshot);
+        if (wants_campaign)
+          now = client_->screen() == Screen::kCampaign && client_->campaign().view;
+        else
+          now = !wants_match || (client_->screen() == Screen::kMatch && client_->match().snapshot);
       }
       if (now) {
         if (!write_png(options_.screenshot)) {

@@ -24,6 +24,7 @@ struct AppOptions {
   std::string ca_file;
   bool insecure = false;
   std::string snapshot;      // offline: render this saved Snapshot / Subscribed JSON
+  std::string campaign;      // offline: render this saved CampaignView JSON
   std::string commands_out;  // offline: append the commands the player makes here
   std::string screenshot;    // write a PNG of the first frame that shows a match state, then exit
   std::string screenshot_when;  // ... or of the first frame where this script condition holds
@@ -33,7 +34,8 @@ struct AppOptions {
   std::string password;
   bool register_account = false;
   bool guest = false;
-  std::string open_match;  // then open this match (play or spectate)
+  std::string open_match;     // then open this match (play or spectate)
+  std::string open_campaign;  // ... or this campaign
   int width = 1280;
   int height = 800;
   double exit_after_seconds = 0;  // a safety net for tests: give up after this long
@@ -63,6 +65,7 @@ class App {
   std::unique_ptr<LoginScreen> login_;
   LobbyScreen lobby_;
   MatchScreen match_;
+  CampaignScreen campaign_;
   Chime chime_;
   ScriptRunner script_;
   std::unique_ptr<ScriptRunner::Context> context_;

@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "client/net/protocol_client.hpp"
+#include "client/sdl/dice_check.hpp"
 #include "client/sdl/labels.hpp"
 
 namespace castra::client {
@@ -33,47 +34,12 @@ std::int64_t unix_ms() {
       .count();
 }
 
-std::string to_hex(const unsigned char* p, std::size_t n) {
-  static const char* kDigits = "0123456789abcdef";
-  std::string out;
-  out.reserve(n * 2);
-  for (std::size_t i = 0; i < n; ++i) {
-    out.push_back(kDigits[p[i] >> 4]);
-    out.push_back(kDigits[p[i] & 15]);
-  }
-  return out;
-}
-
-std::optional<std::string> from_hex(const std::string& hex) {
-  if (hex.size() % 2 != 0) return std::nullopt;
-  std::string out;
-  auto digit = [](char c) -> int {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
-  };
-  for (std::size_t i = 0; i < hex.size(); i += 2) {
-    const int hi = digit(hex[i]);
-    const int lo = digit(hex[i + 1]);
-    if (hi < 0 || lo < 0) return std::nullopt;
-    out.push_back(static_cast<char>(hi * 16 + lo));
-  }
-  return out;
-}
-
 // An update that says only how many watch: no board, events, legal list, clocks, offer or
 // record.
 bool count_only(const v1::MatchUpdate& u) {
   return !u.has_snapshot() && u.events_size() == 0 && !u.has_legal() && !u.your_move() &&
          !u.has_record() && u.deadline_a_ms() == 0 && u.deadline_b_ms() == 0 && !u.draw_offered() &&
          u.spectator_delay_turns() == 0;
-}
-
-std::string lower(std::string s) {
-  for (auto& c : s)
-    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
 }
 
 }  // namespace
@@ -89,6 +55,15 @@ void Client::report(const v1::ServerEnvelope& e, const std::string& doing) {
   if (!e.has_error()) return;
   say(doing.empty() ? describe_error(e.error()) : doing + ": " + describe_error(e.error()),
       MessageKind::kError);
+}
+
+void Client::write_offline(const google::protobuf::Message& m) {
+  if (options_.commands_out.empty()) return;
+  pbu::JsonPrintOptions o;
+  o.preserve_proto_field_names = true;
+  std::string json;
+  (void)pbu::MessageToJsonString(m, &json, o);
+  std::ofstream(options_.commands_out, std::ios::app) << json << "\n";
 }
 
 std::string Client::random_entropy() const {
@@ -153,6 +128,7 @@ void Client::logout() {
   session_.request(std::move(e), nullptr);
   account_ = Account{};
   match_ = MatchData{};
+  campaign_ = CampaignData{};
   screen_ = Screen::kLogin;
 }
 
@@ -194,6 +170,7 @@ void Client::refresh_lobby() {
       lobby_.mine.assign(r.matches().matches().begin(), r.matches().matches().end());
     });
   }
+  if (lobby_.campaigns_shown) refresh_campaigns();
 }
 
 void Client::create_match(const NewMatch& n) {
@@ -297,7 +274,14 @@ void Client::leave_match_screen() {
     e.mutable_unsubscribe_match()->set_match_id(match_.id);
     session_.request(std::move(e), nullptr);
   }
+  const bool from_campaign = !match_.id.empty() && match_.id == campaign_.battle_opened;
   match_ = MatchData{};
+  if (from_campaign && !campaign_.id.empty()) {
+    // Back to the campaign it was opened from, which is still followed.
+    campaign_.battle_opened.clear();
+    screen_ = Screen::kCampaign;
+    return;
+  }
   screen_ = account_.signed_in ? Screen::kLobby : Screen::kLogin;
   if (account_.signed_in) refresh_lobby();
 }
@@ -414,13 +398,7 @@ void Client::submit(const v1::GameCommand& command) {
   s.set_client_seq(match_.last_client_seq);
   *s.mutable_command() = command;
   if (match_.offline) {
-    pbu::JsonPrintOptions o;
-    o.preserve_proto_field_names = true;
-    std::string json;
-    (void)pbu::MessageToJsonString(s, &json, o);
-    if (!options_.commands_out.empty()) {
-      std::ofstream(options_.commands_out, std::ios::app) << json << "\n";
-    }
+    write_offline(s);
     say("Offline: the command was not sent (written to the commands file).", MessageKind::kInfo);
     match_.legal.reset();
     return;
@@ -489,6 +467,8 @@ void Client::reconnect() {
     account_.name = r.session().name();
     say("Reconnected.", MessageKind::kOk);
     if (screen_ == Screen::kLobby) refresh_lobby();
+    // A followed campaign is followed again; its view comes with the reply.
+    follow_campaign();
     if (screen_ != Screen::kMatch || match_.id.empty() || match_.offline) return;
     // The events missed while away (the count we hold), with the board as it is now.
     subscribe();
@@ -617,14 +597,7 @@ std::optional<bool> Client::seed_matches() const {
   std::string seed_hex;
   if (match_.ended && !match_.ended->server_seed().empty()) seed_hex = match_.ended->server_seed();
   if (seed_hex.empty() && match_.record) seed_hex = match_.record->server_seed();
-  const std::string commitment = match_.commitment_at_start;
-  if (seed_hex.empty() || commitment.empty()) return std::nullopt;
-  auto seed = from_hex(seed_hex);
-  if (!seed) return false;
-  const std::string input = std::string("castra/dice-commitment/v1") + *seed;
-  unsigned char digest[crypto_hash_sha256_BYTES];
-  crypto_hash_sha256(digest, reinterpret_cast<const unsigned char*>(input.data()), input.size());
-  return to_hex(digest, sizeof digest) == lower(commitment);
+  return dice_seed_matches(seed_hex, match_.commitment_at_start);
 }
 
 // ---- pushes -------------------------------------------------------------------------------
@@ -692,6 +665,17 @@ void Client::on_push(const v1::ServerEnvelope& e) {
         }
       }
       break;
+    case v1::ServerEnvelope::kCampaignUpdated: {
+      const auto& view = e.campaign_updated().campaign();
+      if (view.summary().campaign_id() == campaign_.id) {
+        apply_campaign(view);
+      } else if (view.summary().my_action()) {
+        say("Your action is due in the campaign " + view.summary().title() + ".",
+            MessageKind::kInfo);
+      }
+      if (screen_ == Screen::kLobby && lobby_.campaigns_shown) refresh_campaigns();
+      break;
+    }
     case v1::ServerEnvelope::kNotice:
       say(e.notice().text(), MessageKind::kError);
       if (e.notice().code() == v1::ERROR_SESSION_INVALID) {
@@ -707,7 +691,7 @@ void Client::on_push(const v1::ServerEnvelope& e) {
 void Client::update() {
   session_.pump([this](const v1::ServerEnvelope& e) { on_push(e); });
   // A lost connection comes back by itself once signed in, waiting longer after each failure.
-  if (account_.signed_in && !match_.offline && !reconnecting_ &&
+  if (account_.signed_in && !match_.offline && !campaign_.offline && !reconnecting_ &&
       session_.status() == Session::Status::kFailed) {
     const auto now = std::chrono::steady_clock::now();
     if (reconnect_at_ == std::chrono::steady_clock::time_point{}) {

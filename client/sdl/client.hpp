@@ -1,9 +1,10 @@
-// Client: what castra-client knows (the account, the lobby, the open match as the server last
-// described it) and the verbs the screens call. Its picture of a match comes only from the
-// server: every MatchUpdate after a move carries the viewer's board, so it subscribes once on
-// opening a match (and again after a reconnect) and never to stay current. Offline (--snapshot)
-// it shows saved MatchUpdate/Snapshot JSON and writes would-be commands to a file. Render
-// thread only.
+// Client: what castra-client knows (the account, the lobby, the open match and the open
+// campaign as the server last described them) and the verbs the screens call. Its picture of a
+// match comes only from the server: every MatchUpdate after a move carries the viewer's board,
+// so it subscribes once on opening a match (and again after a reconnect) and never to stay
+// current; a campaign likewise (SubscribeCampaign, then CampaignUpdated pushes). Offline
+// (--snapshot, --campaign) it shows saved JSON and writes would-be commands to a file. The
+// campaign verbs are in client_campaign.cpp. Render thread only.
 #pragma once
 
 #include <chrono>
@@ -15,12 +16,13 @@
 #include <vector>
 
 #include "client/sdl/session.hpp"
+#include "proto/castra/v1/campaign.pb.h"
 #include "proto/castra/v1/match.pb.h"
 #include "proto/castra/v1/protocol.pb.h"
 
 namespace castra::client {
 
-enum class Screen { kLogin, kLobby, kMatch };
+enum class Screen { kLogin, kLobby, kMatch, kCampaign };
 enum class MessageKind { kInfo, kOk, kError };
 
 struct Message {
@@ -42,8 +44,52 @@ struct LobbyData {
   std::vector<v1::MatchSummary> live;
   std::vector<v1::MatchSummary> finished;
   std::vector<v1::MatchSummary> mine;
+  // Campaigns: asked for only while the lobby shows them (campaigns_shown).
+  bool campaigns_shown = false;
+  std::vector<v1::CampaignDefinition> definitions;
+  std::vector<v1::CampaignSummary> campaigns_mine;  // an action due first
+  std::vector<v1::CampaignSummary> campaigns_open;
+  std::vector<v1::CampaignSummary> campaigns_live;
+  std::vector<v1::CampaignSummary> campaigns_finished;
+  std::string campaigns_error;  // the last refusal of a campaign list, said once
   std::chrono::steady_clock::time_point refreshed{};
   int in_flight = 0;
+};
+
+// The campaign on screen, as the server described it.
+struct CampaignData {
+  std::string id;
+  bool offline = false;
+  bool subscribed = false;
+  std::string invitation_code;
+  std::optional<v1::CampaignView> view;
+  std::uint64_t views_received = 0;
+  // The exported record of a finished campaign (ExportCampaign), for its verification.
+  std::optional<v1::CampaignRecord> record;
+  bool record_requested = false;
+  bool selection_in_flight = false;
+  // Offline: the selection written to the commands file (the picker is done).
+  bool selection_written = false;
+  std::string refusal;  // the last refused selection, in words with its rule
+  // The battle opened from this campaign: leaving its match screen comes back here.
+  std::string battle_opened;
+  // The dice commitment of each battle (by its number in the campaign, from 0) as this client
+  // was shown it while the selections were made, before it gave its entropy: the battle's end
+  // screen and the campaign's verification check the revealed seeds against these.
+  std::map<int, std::string> dice_commitments;
+};
+
+// Settings of the "new campaign" form.
+struct NewCampaign {
+  std::string definition;
+  v1::Side side = v1::SIDE_A;
+  bool side_random = false;
+  bool is_private = false;
+  int selection_days = 3;
+  int time_control = 2;  // index into kTimeControls: correspondence by default
+  bool battle_spectators = true;
+  int delay_turns = 0;
+  bool campaign_spectators = true;  // the campaign's own page
 };
 
 // The match on screen, as the server described it.
@@ -167,8 +213,35 @@ class Client {
   // message.
   std::string save_record(const std::string& dir);
 
+  // ---- campaigns (client_campaign.cpp)
+  void refresh_campaigns();
+  void create_campaign(const NewCampaign& settings);
+  void join_campaign(const std::string& campaign_id, const std::string& invitation_code = "");
+  // Shows the campaign and follows it (SubscribeCampaign: the view, then CampaignUpdated).
+  void open_campaign(const std::string& campaign_id, const std::string& invitation_code = "");
+  void leave_campaign_screen();
+  // The creator withdraws a campaign nobody has joined (LeaveCampaign).
+  void withdraw_campaign();
+  // Seals who fights the next battle, with 32 bytes of entropy for its dice.
+  void submit_selection(const v1::Selection& selection);
+  void pause_campaign(bool pause);
+  void resign_campaign();
+  // Opens the battle being fought (or a fought one's replay); its Lobby button comes back.
+  void open_battle(const std::string& match_id, bool replay);
+  void request_campaign_record();
+  // Writes the exported CampaignRecord as JSON; the path, or "".
+  std::string save_campaign_record(const std::string& dir);
+  CampaignData& campaign() { return campaign_; }
+  const CampaignData& campaign() const { return campaign_; }
+  // Whether battle i of the campaign record's revealed seed hashes to its dice commitment,
+  // which is the one shown before its selections when this client saw it: nullopt until the
+  // record is here.
+  std::optional<bool> battle_seed_matches(int i) const;
+
   // ---- offline: a saved Snapshot (or Subscribed, or castra-sim's {"state": ...}) as JSON
   bool load_offline(const std::string& path, std::string* error);
+  // A saved CampaignView (or JSON lines: CampaignView, then a CampaignRecord).
+  bool load_offline_campaign(const std::string& path, std::string* error);
 
   // Handles the network; call once a frame.
   void update();
@@ -204,6 +277,13 @@ class Client {
   void reconnect();
   void send_command(const v1::SubmitCommand& command);
   std::string random_entropy() const;
+  // A campaign view received (a reply or a CampaignUpdated push) for the one on screen.
+  void apply_campaign(const v1::CampaignView& view);
+  // Follows the campaign on screen (SubscribeCampaign): its view comes with the reply.
+  void follow_campaign();
+  void report_campaigns(const v1::ServerEnvelope& r);
+  // Appends one JSON line to --commands-out (offline submissions).
+  void write_offline(const google::protobuf::Message& m);
 
   Options options_;
   Session session_;
@@ -211,6 +291,7 @@ class Client {
   Account account_;
   LobbyData lobby_;
   MatchData match_;
+  CampaignData campaign_;
   std::vector<Message> messages_;
   std::string pending_invitation_;
   std::chrono::steady_clock::time_point reconnect_at_{};

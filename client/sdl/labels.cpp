@@ -342,6 +342,27 @@ std::string describe_error(const v1::Error& e) {
     case v1::ERROR_SEQUENCE_GAP:
       what = "The server lost track of this client's commands; reopen the match.";
       break;
+    case v1::ERROR_CAMPAIGN_NOT_FOUND:
+      what = "No such campaign (a private campaign needs its code).";
+      break;
+    case v1::ERROR_DEFINITION_NOT_FOUND:
+      what = "No such campaign definition.";
+      break;
+    case v1::ERROR_CAMPAIGN_NOT_OPEN:
+      what = "That campaign has no free or vacant side to take.";
+      break;
+    case v1::ERROR_NOT_IN_CAMPAIGN:
+      what = "Only the campaign's players may do that.";
+      break;
+    case v1::ERROR_NO_SELECTION_DUE:
+      what = "No selection is due from you for that battle.";
+      break;
+    case v1::ERROR_CAMPAIGN_NOT_FINISHED:
+      what = "The campaign's record is exported once it is finished.";
+      break;
+    case v1::ERROR_BAD_NOTIFICATION_TARGET:
+      what = "Reminders go to an http(s) URL or an e-mail address.";
+      break;
     default:
       what = "The server refused the request.";
       break;
@@ -397,6 +418,32 @@ std::string end_reason_text(v1::EndReason r) {
       return "the match was ended by an operator";
     default:
       return "";
+  }
+}
+
+std::string campaign_status_word(v1::CampaignStatus s) {
+  switch (s) {
+    case v1::CAMPAIGN_OPEN:
+      return "open";
+    case v1::CAMPAIGN_LIVE:
+      return "live";
+    case v1::CAMPAIGN_FINISHED:
+      return "finished";
+    case v1::CAMPAIGN_CLOSED:
+      return "closed";
+    default:
+      return "";
+  }
+}
+
+std::string campaign_result_word(v1::Outcome::Kind k) {
+  switch (k) {
+    case v1::Outcome::WIN_A:
+      return "A won";
+    case v1::Outcome::WIN_B:
+      return "B won";
+    default:
+      return "draw";
   }
 }
 

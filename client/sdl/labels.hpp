@@ -43,6 +43,10 @@ std::string describe_refusal(const v1::RuleError& e);
 std::string outcome_text(const v1::Outcome& o);
 std::string end_reason_text(v1::EndReason r);
 
+// Campaigns: "live"; a battle's result on the graph ("A won", "B won", "draw").
+std::string campaign_status_word(v1::CampaignStatus s);
+std::string campaign_result_word(v1::Outcome::Kind k);
+
 // "3:05", "2d 4h", "--" for deadlines.
 std::string format_remaining(std::int64_t ms);
 

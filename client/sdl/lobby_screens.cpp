@@ -147,6 +147,16 @@ void LobbyScreen::draw(Ui& ui, Client& client) {
   p.fill_rect(SDL_Rect{0, 0, W, theme::kTopBar}, theme::kPanelDark);
   p.text("CASTRA", 16, 8, 22, theme::kGold, Align::kLeft, Weight::kBold);
   p.text("Lobby", 130, 13, 16, theme::kText);
+  // Matches or campaigns: the lobby lists and creates one kind at a time.
+  for (const bool campaigns : {false, true}) {
+    if (ui.button(SDL_Rect{campaigns ? 310 : 200, 7, 104, 30}, campaigns ? "Campaigns" : "Matches",
+                  campaigns_ == campaigns ? ButtonStyle::kToggleOn : ButtonStyle::kNormal)) {
+      if (campaigns_ != campaigns) scroll_ = 0;
+      campaigns_ = campaigns;
+      client.lobby().campaigns_shown = campaigns;
+      if (campaigns) client.refresh_campaigns();
+    }
+  }
   const auto& acct = client.account();
   p.text("Signed in as " + acct.name + (acct.guest ? " (guest)" : ""), W - 330, 14, 14,
          theme::kTextDim, Align::kRight);
@@ -154,10 +164,15 @@ void LobbyScreen::draw(Ui& ui, Client& client) {
     client.refresh_lobby();
   if (ui.button(SDL_Rect{W - 200, 7, 100, 30}, "Log out")) client.logout();
   const int right_w = std::min(400, W / 3);
-  draw_list(ui, client,
-            SDL_Rect{16, theme::kTopBar + 12, W - right_w - 44, H - theme::kTopBar - 24});
-  draw_new_match(ui, client,
-                 SDL_Rect{W - right_w - 16, theme::kTopBar + 12, right_w, H - theme::kTopBar - 24});
+  const SDL_Rect list{16, theme::kTopBar + 12, W - right_w - 44, H - theme::kTopBar - 24};
+  const SDL_Rect form{W - right_w - 16, theme::kTopBar + 12, right_w, H - theme::kTopBar - 24};
+  if (campaigns_) {
+    draw_campaign_list(ui, client, list);
+    draw_new_campaign(ui, client, form);
+  } else {
+    draw_list(ui, client, list);
+    draw_new_match(ui, client, form);
+  }
 }
 
 void LobbyScreen::draw_list(Ui& ui, Client& client, const SDL_Rect& r) {

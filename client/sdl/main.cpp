@@ -16,14 +16,18 @@ int main(int argc, char** argv) {
   app.add_flag("--register", o.register_account, "Register --name instead of logging in");
   app.add_flag("--guest", o.guest, "Sign in as a guest (to watch) at start");
   app.add_option("--open", o.open_match, "Then open this match (play it, or watch it)");
+  app.add_option("--open-campaign", o.open_campaign, "Then open this campaign (play or follow it)");
   app.add_option("--snapshot", o.snapshot,
                  "Offline: render a saved castra.v1.Snapshot or Subscribed JSON (or castra-sim "
                  "run --state output) instead of connecting");
+  app.add_option("--campaign", o.campaign,
+                 "Offline: render a saved castra.v1.CampaignView JSON (or JSON lines: the view, "
+                 "then the exported CampaignRecord) instead of connecting");
   app.add_option("--commands-out", o.commands_out,
                  "Offline: append the commands the player makes to this file (JSON lines)");
   app.add_option("--screenshot", o.screenshot,
-                 "Write a PNG of the first frame that shows a match state (the first frame when "
-                 "none is coming), then exit unless a --script runs");
+                 "Write a PNG of the first frame that shows a match state or a campaign (the "
+                 "first frame when none is coming), then exit unless a --script runs");
   app.add_option("--screenshot-when", o.screenshot_when,
                  "Take the --screenshot at the first frame where this script condition holds");
   app.add_option("--script", o.script, "Run the UI steps of this file (docs/client.md)");

@@ -708,8 +708,10 @@ void MatchScreen::draw_controls(Ui& ui, Client& client, const SDL_Rect& r) {
         start_replay();
       x += 108;
     }
-    if (ui.button(SDL_Rect{r.x + r.w - 230, y, 110, h}, "Lobby", ButtonStyle::kNormal, true,
-                  SDLK_UNKNOWN, 15, "Back to lobby")) {
+    // A battle opened from its campaign goes back there.
+    const bool battle = !m.id.empty() && client.campaign().battle_opened == m.id;
+    if (ui.button(SDL_Rect{r.x + r.w - 230, y, 110, h}, battle ? "Campaign" : "Lobby",
+                  ButtonStyle::kNormal, true, SDLK_UNKNOWN, 15, "Back to lobby")) {
       client.leave_match_screen();
       return;
     }

@@ -1,6 +1,7 @@
-// The screens of castra-client: log-in, the lobby, and the match (board, side panel, event log,
-// clocks, confirmations, the end screen, spectator and replay modes). Each draws itself with
-// the Ui every frame and calls the Client's verbs. Render thread only.
+// The screens of castra-client: log-in, the lobby (matches and campaigns), the match (board,
+// side panel, event log, clocks, confirmations, the end screen, spectator and replay modes) and
+// the campaign (its battle graph, rosters, standings, the selection to make, its verification).
+// Each draws itself with the Ui every frame and calls the Client's verbs. Render thread only.
 #pragma once
 
 #include <chrono>
@@ -13,6 +14,7 @@
 #include "client/sdl/board_geometry.hpp"
 #include "client/sdl/client.hpp"
 #include "client/sdl/optio_play.hpp"
+#include "client/sdl/roster_view.hpp"
 #include "client/sdl/stand_play.hpp"
 #include "client/sdl/ui.hpp"
 
@@ -40,11 +42,47 @@ class LobbyScreen {
   // The "against a person / the computer" rows of the form at y; the y below them.
   int draw_opponent(Ui& ui, int x, int bx, int y, int w);
   void draw_players(Ui& ui, const v1::MatchSummary& m, int x, float cy);
+  // The campaigns' list and form (campaign_lobby.cpp).
+  void draw_campaign_list(Ui& ui, Client& client, const SDL_Rect& r);
+  void draw_new_campaign(Ui& ui, Client& client, const SDL_Rect& r);
   int tab_ = 0;     // open, live, finished, mine
   int scroll_ = 0;  // rows of the list scrolled past
   NewMatch form_;
   std::string private_id_;
   std::string private_code_;
+  bool campaigns_ = false;  // the lobby shows campaigns, not matches
+  int campaign_tab_ = -1;   // mine, open, live, finished; -1 until first shown
+  NewCampaign campaign_form_;
+  std::string campaign_id_;  // joining a private campaign
+  std::string campaign_code_;
+};
+
+class CampaignScreen {
+ public:
+  void draw(Ui& ui, Client& client);
+  RosterPicker& picker() { return picker_; }
+
+ private:
+  // True when the player asked to go back to the lobby.
+  bool draw_top_bar(Ui& ui, Client& client, const SDL_Rect& r);
+  void draw_panel(Ui& ui, Client& client, const SDL_Rect& r);
+  // Each draws from y and returns the y below what it drew.
+  int draw_next_battle(Ui& ui, Client& client, int x, int y, int w);
+  int draw_action(Ui& ui, Client& client, int x, int y, int w);
+  int draw_history(Ui& ui, Client& client, int x, int y, int w, int bottom);
+  int draw_verification(Ui& ui, Client& client, int x, int y, int w);
+  void draw_confirm(Ui& ui, Client& client);
+  // The player has a selection to make for the battle named in the summary.
+  bool selection_due(const Client& client) const;
+
+  std::string campaign_id_;
+  RosterPicker picker_;
+  v1::Selection written_;  // offline: the selection written to the commands file
+  int scroll_a_ = 0;
+  int scroll_b_ = 0;
+  bool confirm_resign_ = false;
+  bool confirm_fresh_ = false;  // the dialog takes no input in the frame that opened it
+  std::string saved_record_;
 };
 
 class MatchScreen {

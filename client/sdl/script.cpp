@@ -121,7 +121,8 @@ bool ScriptRunner::holds(const std::string& condition, Context& ctx, std::string
     if (!needs(2)) return false;
     const Screen s = ctx.client.screen();
     return (w[1] == "login" && s == Screen::kLogin) || (w[1] == "lobby" && s == Screen::kLobby) ||
-           (w[1] == "match" && s == Screen::kMatch);
+           (w[1] == "match" && s == Screen::kMatch) ||
+           (w[1] == "campaign" && s == Screen::kCampaign);
   }
   if (what == "connected") return ctx.client.online();
   if (what == "signed-in") return ctx.client.account().signed_in;
@@ -189,6 +190,36 @@ bool ScriptRunner::holds(const std::string& condition, Context& ctx, std::string
     for (const auto& msg : ctx.client.messages())
       if (msg.text.find(text) != std::string::npos) return true;
     return false;
+  }
+  if (what == "campaign") {
+    // campaign: a view is shown; campaign views N: at least N views received.
+    const auto& c = ctx.client.campaign();
+    if (w.size() >= 3 && w[1] == "views") {
+      int n = 0;
+      if (!to_int(w[2], &n)) return false;
+      return c.views_received >= static_cast<std::uint64_t>(n);
+    }
+    return c.view.has_value();
+  }
+  if (what == "campaign-stage") {
+    // campaign-stage selecting|fighting|over
+    if (!needs(2)) return false;
+    const auto& c = ctx.client.campaign();
+    if (!c.view) return false;
+    const auto stage = c.view->summary().stage();
+    return (w[1] == "selecting" && stage == v1::STAGE_SELECTING) ||
+           (w[1] == "fighting" && stage == v1::STAGE_FIGHTING) ||
+           (w[1] == "over" && c.view->summary().status() == v1::CAMPAIGN_FINISHED);
+  }
+  if (what == "campaign-record") return ctx.client.campaign().record.has_value();
+  if (what == "selection-sealed") {
+    const auto& c = ctx.client.campaign();
+    return c.selection_written || (c.view && c.view->has_my_selection());
+  }
+  if (what == "disabled") {
+    // disabled LABEL: the widget was drawn in the frame just drawn, and not enabled.
+    const std::string label = rest(condition, 1);
+    return ctx.ui.frame_widgets().count(label) != 0 && !ctx.ui.frame_enabled(label);
   }
   if (what == "button") {
     const std::string label = rest(condition, 1);

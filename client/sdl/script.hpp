@@ -26,6 +26,7 @@ class ScriptRunner {
     Client& client;
     Ui& ui;
     MatchScreen& match;
+    CampaignScreen& campaign;
     Uint32 window_id;
     // Writes the frame just drawn to a PNG; false on failure.
     std::function<bool(const std::string&)> screenshot;

@@ -60,6 +60,16 @@ constexpr SDL_Color kLastMove = rgb(0xFFFFFF, 150);
 constexpr SDL_Color kGridLine = rgb(0x2B2B22, 110);
 constexpr SDL_Color kCoordText = rgb(0xC9C2AA);
 
+// Campaign graph: the edges the campaign took (exactly this colour: the tests look for it), the
+// ring round the battle selected for or fought now, a drawn battle's result, the edges not
+// (yet) taken, and a node's box.
+constexpr SDL_Color kCampaignPath = rgb(0xF5C542);
+constexpr SDL_Color kCurrentNode = rgb(0x4FE08A);
+constexpr SDL_Color kDrawResult = rgb(0x7D8590);
+constexpr SDL_Color kEdge = rgb(0x59616D);
+constexpr SDL_Color kNode = rgb(0x3A414B);
+constexpr SDL_Color kNodeFuture = rgb(0x2A2F36);
+
 // Orders paths, one colour per subcommander (cycled).
 constexpr SDL_Color kPathColors[] = {rgb(0xFF8C1A), rgb(0x00C2A8), rgb(0xD65DB1), rgb(0x7BD23F),
                                      rgb(0x4FA3FF)};

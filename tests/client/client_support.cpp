@@ -366,6 +366,24 @@ const char* troop_label(int troop_type) {
   }
 }
 
+v1::CampaignView campaign_fixture(std::chrono::seconds deadline_in) {
+  v1::CampaignView view;
+  const std::string path = source_dir() + "/tests/client/data/campaign_optio_selecting.json";
+  EXPECT_TRUE(pbu::JsonStringToMessage(read_file(path), &view).ok()) << path;
+  const auto deadline = std::chrono::system_clock::now() + deadline_in;
+  view.mutable_summary()->set_deadline_ms(
+      std::chrono::duration_cast<std::chrono::milliseconds>(deadline.time_since_epoch()).count());
+  return view;
+}
+
+std::string json_line(const google::protobuf::Message& m) {
+  pbu::JsonPrintOptions o;
+  o.preserve_proto_field_names = true;
+  std::string json;
+  EXPECT_TRUE(pbu::MessageToJsonString(m, &json, o).ok());
+  return json + "\n";
+}
+
 void write_file(const std::string& path, const std::string& text) {
   std::ofstream(path) << text;
 }

@@ -119,6 +119,13 @@ const v1::Snapshot* view_of(const v1::MatchUpdate& u);
 std::string cell(const v1::Coord& c);
 const char* troop_label(int troop_type);
 
+// The Optio campaign of tests/client/data/campaign_optio_selecting.json as its side A player
+// sees it: two battles fought, his selection for the third due, its deadline `deadline_in`
+// from now.
+v1::CampaignView campaign_fixture(std::chrono::seconds deadline_in = std::chrono::hours(53));
+// A message as one line of protobuf's JSON mapping (what --campaign and --snapshot read).
+std::string json_line(const google::protobuf::Message& m);
+
 void write_file(const std::string& path, const std::string& text);
 std::string read_file(const std::string& path);
 // The commands castra-client wrote with --commands-out.

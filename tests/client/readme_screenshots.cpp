@@ -73,14 +73,15 @@ void march_optio(wire::AnyMatch& m, int phases) {
   }
 }
 
-void shoot(const std::string& name, const std::string& view, const std::string& script) {
+// `view` is what --snapshot (or the `flag` given) reads.
+void shoot(const std::string& name, const std::string& view, const std::string& script,
+           const std::string& flag = "--snapshot") {
   const std::string dir = testing::make_temp_dir("castra-readme");
   testing::write_file(dir + "/view.jsonl", view);
   testing::write_file(dir + "/script.txt", script + "\nframes 3\nscreenshot shot.png\nquit\n");
-  ASSERT_EQ(
-      testing::run_client(dir, {"--snapshot", dir + "/view.jsonl", "--script", dir + "/script.txt",
-                                "--exit-after", "60", "--width", "1440", "--height", "900"}),
-      0)
+  ASSERT_EQ(testing::run_client(dir, {flag, dir + "/view.jsonl", "--script", dir + "/script.txt",
+                                      "--exit-after", "60", "--width", "1440", "--height", "900"}),
+            0)
       << testing::read_file(dir + "/client.log");
   const std::string out = testing::source_dir() + "/docs/images/" + name;
   fs::create_directories(fs::path(out).parent_path());
@@ -169,6 +170,14 @@ TEST(ClientReadme, WritesTheScreenshots) {
   }
   shoot("stand-board.png", testing::offline_view(*qadesh, mover, 0, "stand/qadesh"),
         "wait snapshot\nclick-cell " + from);
+
+  // A campaign: Hannibal in Italy after the Trebia and Trasimene, Rome choosing its army for
+  // Cannae, six of eight units ticked.
+  std::string picks = "wait campaign\n";
+  for (const char* pick :
+       {"unit 3", "unit 5", "unit 12", "unit 15", "unit 16", "unit 17", "leader 1", "leader 3"})
+    picks += std::string("click-button Pick ") + pick + "\n";
+  shoot("campaign.png", testing::json_line(testing::campaign_fixture()), picks, "--campaign");
 }
 
 }  // namespace
