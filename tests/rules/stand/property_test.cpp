@@ -73,7 +73,10 @@ Command random_command(const State& s, Side side, Rng& rng) {
   switch (uniform(rng, 0, 5)) {
     case 0: {
       Hex h = any_hex(s, rng);
-      if (chance(rng, 0.8) && s.zone.last >= s.zone.first) {
+      const std::vector<Hex>& listed = s.zones[static_cast<std::size_t>(index(side))];
+      if (!listed.empty() && chance(rng, 0.8)) {
+        h = listed[static_cast<std::size_t>(uniform(rng, 0, static_cast<int>(listed.size()) - 1))];
+      } else if (chance(rng, 0.8) && s.zone.last >= s.zone.first) {
         h = {uniform(rng, 0, s.width - 1), uniform(rng, s.zone.first, s.zone.last)};
       }
       return cmd::Deploy{h, some_figures(s.to_deploy[index(side)], rng), uniform(rng, -1, 6)};
@@ -168,42 +171,70 @@ void play_random_game(const State& initial, Rng& rng, Tally& tally) {
   if (Game::outcome(s)) ++tally.finished;
 }
 
-State load(const std::string& file) {
+Scenario load(const std::string& file) {
   std::ifstream in(std::string(CASTRA_SOURCE_DIR) + "/scenarios/stand/" + file);
   std::stringstream ss;
   ss << in.rdbuf();
   auto sc = wire::stand::scenario_from_json(ss.str());
   EXPECT_TRUE(sc.ok()) << sc.error().message;
-  auto s = Game::initial_state(*sc, stand_1());
-  EXPECT_TRUE(s.ok()) << s.error().message;
-  return *s;
+  return *sc;
 }
 
-void run(const std::string& file, std::uint64_t salt) {
-  const State initial = load(file);
+void run(const std::string& label, const Scenario& sc, std::uint64_t salt,
+         int games = kGamesPerScenario) {
+  auto initial = Game::initial_state(sc, stand_1());
+  ASSERT_TRUE(initial.ok()) << initial.error().message;
   Rng rng(kSeed ^ salt);
   Tally tally;
-  for (int g = 0; g < kGamesPerScenario; ++g) {
-    play_random_game(initial, rng, tally);
+  for (int g = 0; g < games; ++g) {
+    play_random_game(*initial, rng, tally);
     if (::testing::Test::HasFatalFailure()) return;
   }
-  EXPECT_EQ(tally.games, kGamesPerScenario);
+  EXPECT_EQ(tally.games, games);
   // Both halves of the property were exercised, and games do reach their end.
-  EXPECT_GT(tally.drawn, kGamesPerScenario * 10);
-  EXPECT_GT(tally.random_accepted, kGamesPerScenario);
-  EXPECT_GT(tally.random_refused, kGamesPerScenario);
+  EXPECT_GT(tally.drawn, games * 10);
+  EXPECT_GT(tally.random_accepted, games);
+  EXPECT_GT(tally.random_refused, games);
   EXPECT_GT(tally.finished, 0);
-  std::cout << file << ": " << tally.games << " games, " << tally.finished << " finished, "
+  std::cout << label << ": " << tally.games << " games, " << tally.finished << " finished, "
             << tally.drawn << " listed commands, " << tally.random_accepted << " random accepted, "
             << tally.random_refused << " random refused\n";
 }
 
 TEST(StandProperty, RandomTrainingGamesKeepEveryRuleAndTheListAgreesWithDecide) {
-  run("training.json", 1);
+  run("training.json", load("training.json"), 1);
 }
 
 TEST(StandProperty, RandomQadeshGamesKeepEveryRuleAndTheListAgreesWithDecide) {
-  run("qadesh.json", 2);
+  run("qadesh.json", load("qadesh.json"), 2);
+}
+
+// The rulings' "Scenario deployment" on the training field: zones listed hex by hex (with
+// woods the chariots may not deploy in), and a fixed deployment with side B moving first.
+constexpr int kDeploymentGames = 300;
+
+TEST(StandProperty, RandomGamesWithListedZonesKeepEveryRuleAndTheListAgreesWithDecide) {
+  Scenario sc = load("training.json");
+  for (int col = 0; col < sc.width; ++col) {
+    sc.zones[0].push_back({col, 1});
+    sc.zones[1].push_back({col, 6});
+  }
+  sc.zones[0].insert(sc.zones[0].end(), {{1, 3}, {2, 3}});
+  sc.zones[1].push_back({8, 4});
+  run("training.json, listed zones", sc, 3, kDeploymentGames);
+}
+
+TEST(StandProperty, RandomGamesAfterAFixedDeploymentKeepEveryRuleAndTheListAgreesWithDecide) {
+  Scenario sc = load("training.json");
+  sc.placements = {{Side::kA, {2, 0}, infantry(8), 5, Posture::kStanding},
+                   {Side::kA, {3, 0}, archers(4), 4, Posture::kFallingBack},
+                   {Side::kA, {5, 0}, figs(0, 0, 4, 1), 5, Posture::kFallingBack},
+                   {Side::kB, {2, 7}, infantry(8), 1, Posture::kFallingBack},
+                   {Side::kB, {3, 7}, archers(4), 2, Posture::kStanding},
+                   {Side::kB, {5, 7}, cavalry(4), 1, Posture::kFallingBack},
+                   {Side::kB, {6, 7}, chariots(1), 2, Posture::kFallingBack}};
+  sc.first_side = Side::kB;
+  run("training.json, fixed deployment", sc, 4, kDeploymentGames);
 }
 
 }  // namespace
