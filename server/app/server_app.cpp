@@ -50,8 +50,10 @@ ServerApp::ServerApp(AppOptions options, store::SqliteMatchStore& store, lobby::
                                           to_service(), clock_, options_.lobby, &metrics_);
   campaign_server::CampaignHooks hooks;
   hooks.changed = [this](const v1::StoredCampaign& c) { handlers_->on_campaign_changed(c); };
-  hooks.remind = [](const campaign_server::Reminder& r) {
-    spdlog::info("event=reminder account={} kind={} campaign={}", r.account, r.kind, r.campaign_id);
+  // Queued, never waited for: the notifier's own thread delivers (it logs each attempt).
+  hooks.remind = [notifier = notifier_.get()](const campaign_server::Reminder& r) {
+    notifier->remind(
+        notify::Reminder{r.account, r.kind, r.subject, r.text, r.campaign_id, r.deadline_ms});
   };
   campaigns_ = std::make_unique<campaign_server::Campaigns>(
       campaign_store_, definitions_, play_, to_service(), clock_,

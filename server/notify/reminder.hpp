@@ -9,7 +9,7 @@ namespace castra::notify {
 
 struct Reminder {
   std::int64_t account_id = 0;
-  std::string kind;              // "selection_due", "your_move", "deadline_soon", ...
+  std::string kind;              // "selection_due", "selection_deadline_soon", ...
   std::string subject;           // one line: the e-mail's Subject
   std::string text;              // plain text, no links: the e-mail's body, the webhook's "text"
   std::string about_id;          // the campaign's or match's id; empty when about neither
