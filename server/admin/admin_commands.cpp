@@ -30,6 +30,7 @@ constexpr const char* kHelp =
     "ban NAME [REASON...]        ban an account and disconnect it\n"
     "unban NAME                  lift a ban\n"
     "end-match ID [REASON...]    end a match without an outcome\n"
+    "test-reminder NAME          send the account a test reminder (its webhook, its e-mail)\n"
     "help                        this list\n";
 
 const char* identity_text(dispatch::Identity identity) {
@@ -93,6 +94,25 @@ void AdminCommands::run(const std::string& line, std::function<void(std::string)
           reply("ok end-match match=" + row->id +
                 " status=" + std::string(store::status_name(row->status)) + "\n");
         });
+  }
+  if (command == "test-reminder" && words.size() >= 2) {
+    const auto account = accounts_.find(words[1]);
+    if (!account) return reply("error no account " + words[1] + "\n");
+    // A deadline of now: each test is a reminder of its own, never a duplicate.
+    notify::Reminder reminder{account->id,
+                              "test",
+                              "Castra: a test reminder",
+                              "This is a test of your Castra reminders, sent by the server's "
+                              "operator. Deadline reminders will come here.",
+                              "",
+                              clock_.now_ms()};
+    const auto admission = notifier_.remind(std::move(reminder));
+    if (admission == notify::Notifier::Admission::kDropped) {
+      return reply("error the reminder queue is full; try again\n");
+    }
+    return reply("ok test-reminder name=" + account->name +
+                 " account=" + std::to_string(account->id) +
+                 " email=" + (notifier_.mail_enabled() ? "on" : "off") + "\n");
   }
   reply("error unknown command or missing argument; try help\n");
 }

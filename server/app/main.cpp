@@ -21,6 +21,7 @@
 #include "server/computer/computers.hpp"
 #include "server/lobby/scenarios.hpp"
 #include "server/net/network.hpp"
+#include "server/notify/targets.hpp"
 #include "server/runtime/runtime.hpp"
 #include "server/store/backup.hpp"
 #include "server/store/database.hpp"
@@ -160,6 +161,24 @@ void add_server_flags(CLI::App& app, Flags& flags) {
       ->check(CLI::Range(1, 1000000))
       ->capture_default_str();
 
+  // Deadline reminders outside the client (docs/operations.md, "Reminders").
+  auto& notify = flags.app.notify;
+  app.add_option("--smtp-url", notify.smtp_url,
+                 "Mail transfer agent for e-mail reminders, smtp://127.0.0.1:25 (or smtps://); "
+                 "empty: no e-mail");
+  app.add_option("--mail-from", notify.mail_from, "Sender address of e-mail reminders")
+      ->capture_default_str();
+  app.add_option("--webhook-timeout-ms", notify.webhook_timeout_ms,
+                 "Time a reminder's webhook call may take, connecting included")
+      ->check(CLI::Range(100, 120000))
+      ->capture_default_str();
+  app.add_option("--smtp-timeout-ms", notify.smtp_timeout_ms,
+                 "Time one e-mail's submission to the mail transfer agent may take")
+      ->check(CLI::Range(100, 120000))
+      ->capture_default_str();
+  app.add_flag("--webhook-allow-private", notify.webhook_private_addresses,
+               "Let webhooks reach loopback and private addresses (tests, closed networks)");
+
   // Operators.
   app.add_option("--admin-socket", flags.admin_socket,
                  "Unix socket of the admin commands (default: <data-dir>/admin.sock)");
@@ -210,9 +229,20 @@ int main(int argc, char** argv) {
     spdlog::error("event=bad_flag flag=argon2 error=\"cost out of libsodium's range\"");
     return 2;
   }
+  if (!flags.app.notify.smtp_url.empty() &&
+      !castra::notify::valid_smtp_url(flags.app.notify.smtp_url)) {
+    spdlog::error("event=bad_flag flag=smtp-url error=\"not smtp://host:port or smtps://\"");
+    return 2;
+  }
+  if (const auto f = castra::notify::check_email(flags.app.notify.mail_from);
+      f || flags.app.notify.mail_from.empty()) {
+    spdlog::error("event=bad_flag flag=mail-from error=\"not an e-mail address\"");
+    return 2;
+  }
   flags.app.accounts.session_ttl_seconds = flags.session_ttl_days * 24 * 3600;
   if (flags.scenarios_dir.empty()) flags.scenarios_dir = default_scenarios_dir();
   flags.app.server_name = "castra-server/" CASTRA_VERSION;
+  flags.app.notify.user_agent = flags.app.server_name;
 
   const std::string db_path = (std::filesystem::path(flags.data_dir) / "castra.db").string();
   if (!flags.backup_file.empty()) {

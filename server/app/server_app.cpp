@@ -38,8 +38,11 @@ ServerApp::ServerApp(AppOptions options, store::SqliteMatchStore& store, lobby::
       sql_(store, to_service()),
       account_store_(sql_),
       chat_store_(sql_),
+      notification_targets_(sql_),
       definitions_(std::move(campaigns)),
       campaign_store_(sql_) {
+  notifier_ =
+      std::make_unique<notify::Notifier>(options_.notify, notification_targets_, clock_, &metrics_);
   hash_pool_ = std::make_unique<TaskQueue>("hash", options_.hash_threads, options_.hash_queue);
   accounts_ = std::make_unique<accounts::Accounts>(account_store_, *hash_pool_, to_service(),
                                                    clock_, options_.accounts, &metrics_);
@@ -47,17 +50,20 @@ ServerApp::ServerApp(AppOptions options, store::SqliteMatchStore& store, lobby::
                                           to_service(), clock_, options_.lobby, &metrics_);
   campaign_server::CampaignHooks hooks;
   hooks.changed = [this](const v1::StoredCampaign& c) { handlers_->on_campaign_changed(c); };
-  hooks.remind = [](const campaign_server::Reminder& r) {
-    spdlog::info("event=reminder account={} kind={} campaign={}", r.account, r.kind, r.campaign_id);
+  // Queued, never waited for: the notifier's own thread delivers (it logs each attempt).
+  hooks.remind = [notifier = notifier_.get()](const campaign_server::Reminder& r) {
+    notifier->remind(
+        notify::Reminder{r.account, r.kind, r.subject, r.text, r.campaign_id, r.deadline_ms});
   };
   campaigns_ = std::make_unique<campaign_server::Campaigns>(
       campaign_store_, definitions_, play_, to_service(), clock_,
       campaign_server::CampaignOptions{}, std::move(hooks));
   handlers_ = std::make_unique<dispatch::Handlers>(
       dispatch::Services{clients_, *accounts_, *lobby_, scenarios_, metrics_, options_.net, clock_,
-                         options_.server_name, &play_, campaigns_.get()});
+                         options_.server_name, &play_, campaigns_.get(), &notification_targets_});
   dispatcher_ = std::make_unique<dispatch::Dispatcher>(clients_, *this, *handlers_, &metrics_);
-  admin_ = std::make_unique<admin::AdminCommands>(clients_, *accounts_, *lobby_, *handlers_);
+  admin_ = std::make_unique<admin::AdminCommands>(clients_, *accounts_, *lobby_, *handlers_,
+                                                  *notifier_, clock_);
   play_.set_listener([post = to_service(), h = handlers_.get()](const runtime::HostNotice& n) {
     post([h, n] { h->on_notice(n); });
   });
@@ -78,6 +84,7 @@ ServerApp::ServerApp(AppOptions options, store::SqliteMatchStore& store, lobby::
 }
 
 ServerApp::~ServerApp() {
+  notifier_->stop();
   play_.set_listener(nullptr);
   // The pool's completions go to the service queue: stop the pool first.
   hash_pool_->stop();
@@ -194,6 +201,7 @@ void ServerApp::on_shutdown_started() {
 }
 
 void ServerApp::on_stopped() {
+  notifier_->stop();
   play_.set_listener(nullptr);
   hash_pool_->stop();
   service_->stop();

@@ -28,6 +28,8 @@
 #include "server/lobby/lobby.hpp"
 #include "server/lobby/scenarios.hpp"
 #include "server/net/network.hpp"
+#include "server/notify/notifier.hpp"
+#include "server/notify/target_store.hpp"
 #include "server/runtime/runtime.hpp"
 #include "server/store/sql_access.hpp"
 #include "server/store/sqlite_match_store.hpp"
@@ -38,6 +40,7 @@ struct AppOptions {
   net::NetOptions net;
   accounts::AccountOptions accounts;
   lobby::LobbyOptions lobby;
+  notify::NotifyOptions notify;
   int hash_threads = 1;
   std::size_t hash_queue = 64;
   std::size_t service_queue = 1024;  // x max frame bytes: the worst case of its memory
@@ -70,6 +73,9 @@ class ServerApp final : public net::Application, public dispatch::MatchLookup {
   // The campaigns' deadlines (the server's ticker calls it every few hundred milliseconds).
   void tick();
 
+  // Deadline reminders outside the client: remind() from any thread.
+  notify::Notifier& notifier() { return *notifier_; }
+
  private:
   std::optional<store::MatchRow> find(const std::string& match_id) override;
   void refuse(const std::shared_ptr<net::Connection>& connection, std::uint64_t request_id,
@@ -92,6 +98,9 @@ class ServerApp final : public net::Application, public dispatch::MatchLookup {
   store::StoreSqlAccess sql_;
   accounts::AccountStore account_store_;
   lobby::ChatStore chat_store_;
+  notify::TargetStore notification_targets_;
+  // Stopped first: its worker reads notification_targets_ through sql_.
+  std::unique_ptr<notify::Notifier> notifier_;
   campaign_server::Definitions definitions_;
   campaign_server::CampaignStore campaign_store_;
   std::unique_ptr<campaign_server::Campaigns> campaigns_;

@@ -42,6 +42,15 @@ void Metrics::password_hash() {
   password_hashes_.fetch_add(1, std::memory_order_relaxed);
 }
 
+void Metrics::reminder(ReminderAdmission admission) {
+  reminders_[static_cast<std::size_t>(admission)].fetch_add(1, std::memory_order_relaxed);
+}
+
+void Metrics::reminder_delivery(ReminderChannel channel, DeliveryOutcome outcome) {
+  deliveries_[static_cast<std::size_t>(channel)][static_cast<std::size_t>(outcome)].fetch_add(
+      1, std::memory_order_relaxed);
+}
+
 void Metrics::set_matches(std::int64_t open, std::int64_t live, std::int64_t finished,
                           std::int64_t closed) {
   matches_[0] = open;
@@ -69,6 +78,26 @@ std::string Metrics::render() const {
   static constexpr const char* kStatus[] = {"open", "live", "finished", "closed"};
   for (std::size_t i = 0; i < matches_.size(); ++i) {
     out << "castra_matches{status=\"" << kStatus[i] << "\"} " << matches_[i].load() << "\n";
+  }
+
+  out << "# HELP castra_reminders_total Deadline reminders asked for: queued, a duplicate of "
+         "one queued before, or dropped (a full queue).\n"
+      << "# TYPE castra_reminders_total counter\n";
+  static constexpr const char* kAdmission[] = {"queued", "duplicate", "dropped"};
+  for (std::size_t i = 0; i < reminders_.size(); ++i) {
+    out << "castra_reminders_total{outcome=\"" << kAdmission[i] << "\"} " << reminders_[i].load()
+        << "\n";
+  }
+  out << "# HELP castra_reminder_deliveries_total Reminder delivery attempts by channel: sent, "
+         "failed and retried later, or failed and given up.\n"
+      << "# TYPE castra_reminder_deliveries_total counter\n";
+  static constexpr const char* kChannel[] = {"webhook", "email"};
+  static constexpr const char* kOutcome[] = {"sent", "retried", "failed"};
+  for (std::size_t c = 0; c < deliveries_.size(); ++c) {
+    for (std::size_t o = 0; o < deliveries_[c].size(); ++o) {
+      out << "castra_reminder_deliveries_total{channel=\"" << kChannel[c] << "\",outcome=\""
+          << kOutcome[o] << "\"} " << deliveries_[c][o].load() << "\n";
+    }
   }
 
   out << "# HELP castra_requests_total Requests answered, by kind.\n"

@@ -11,6 +11,12 @@
 
 namespace castra::server {
 
+// Deadline reminders (server/notify/notifier.hpp): what remind() did with one, and how each
+// delivery attempt on a channel ended (sent; failed, retried later; failed, given up).
+enum class ReminderAdmission { kQueued, kDuplicate, kDropped };
+enum class ReminderChannel { kWebhook, kEmail };
+enum class DeliveryOutcome { kSent, kRetried, kFailed };
+
 class Metrics {
  public:
   // `request_kinds`: the label of each request kind, by the index the dispatcher uses.
@@ -23,6 +29,8 @@ class Metrics {
   void error(int code);
   void slow_reader();
   void password_hash();
+  void reminder(ReminderAdmission admission);
+  void reminder_delivery(ReminderChannel channel, DeliveryOutcome outcome);
   // The number of matches in each lobby status: open, live, finished, closed.
   void set_matches(std::int64_t open, std::int64_t live, std::int64_t finished,
                    std::int64_t closed);
@@ -41,6 +49,8 @@ class Metrics {
   std::atomic<std::uint64_t> slow_readers_{0};
   std::atomic<std::uint64_t> password_hashes_{0};
   std::array<std::atomic<std::int64_t>, 4> matches_{};
+  std::array<std::atomic<std::uint64_t>, 3> reminders_{};                  // by ReminderAdmission
+  std::array<std::array<std::atomic<std::uint64_t>, 3>, 2> deliveries_{};  // channel, outcome
   std::vector<std::atomic<std::uint64_t>> requests_;
   std::vector<std::atomic<std::uint64_t>> errors_;
   std::array<std::atomic<std::uint64_t>, kBuckets.size() + 1> buckets_{};  // last: +Inf

@@ -5,6 +5,7 @@
 #include "server/accounts/passwords.hpp"
 #include "server/dispatch/handlers.hpp"
 #include "server/lobby/lobby.hpp"
+#include "server/notify/targets.hpp"
 
 namespace castra::dispatch {
 
@@ -187,6 +188,11 @@ Form submit_selection_form(const Env& e) {
 #define CASTRA_CAMPAIGN_FORM(field) \
   [](const Env& e) -> Form { return campaign_id_form(e.field().campaign_id()); }
 
+Form set_notifications_form(const Env& e) {
+  const auto& r = e.set_notifications();
+  return notify::check_targets(notify::Targets{r.webhook_url(), r.email()});
+}
+
 // Each kind's match id, for the match checks.
 #define CASTRA_MATCH_ID(field) \
   [](const Env& e) -> const std::string& { return e.field().match_id(); }
@@ -285,6 +291,9 @@ const std::vector<Route>& routes() {
        CASTRA_CAMPAIGN_FORM(unsubscribe_campaign), &H::unsubscribe_campaign},
       {Env::kExportCampaign, "export_campaign", A::kIdentified, M::kNone, nullptr,
        CASTRA_CAMPAIGN_FORM(export_campaign), &H::export_campaign},
+
+      {Env::kSetNotifications, "set_notifications", A::kAccount, M::kNone, nullptr,
+       set_notifications_form, &H::set_notifications},
   };
   return kRoutes;
 }

@@ -16,6 +16,7 @@
 #include "server/dispatch/dispatcher.hpp"
 #include "server/lobby/lobby.hpp"
 #include "server/net/network.hpp"
+#include "server/notify/target_store.hpp"
 #include "server/runtime/runtime.hpp"
 
 namespace castra::dispatch {
@@ -31,6 +32,7 @@ struct Services {
   std::string server_name;           // "castra-server/0.1.0"
   runtime::Runtime* play = nullptr;  // the match runtime; null in the lobby-only mode
   campaign_server::Campaigns* campaigns = nullptr;
+  notify::TargetStore* notification_targets = nullptr;  // SetNotifications' store
 };
 
 class Handlers {
@@ -86,6 +88,8 @@ class Handlers {
   // CampaignUpdated, each with his own view.
   void on_campaign_changed(const castra::v1::StoredCampaign& campaign);
 
+  // The account's reminder targets (server/dispatch/notify_handlers.cpp).
+  void set_notifications(Call& call);
   // A connection has gone: its match observers stop, its seats count as away; it follows no
   // campaign any more.
   void client_gone(std::uint64_t client_id);

@@ -2,8 +2,9 @@
 // database. A write is a job for the store's one writer (sharing its group commits with the
 // matches'), answered after its commit on the caller's thread: the caller never waits for a
 // disk. Reads are synchronous, on the store's read connection (no fsync). Tests may use one
-// plain connection (DirectSqlAccess). Called from one thread (the service thread), never the
-// store writer's.
+// plain connection (DirectSqlAccess). write() from one thread (the service thread); read() from
+// any thread but the store writer's (both implementations take a mutex for it: the notifier's
+// worker reads the accounts' reminder targets).
 #pragma once
 
 #include <functional>
