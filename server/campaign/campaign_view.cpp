@@ -1,5 +1,7 @@
 #include "server/campaign/campaign_view.hpp"
 
+#include <algorithm>
+
 #include "common/match/crypto.hpp"
 #include "common/match/fair_dice.hpp"
 #include "common/wire/campaign_play.hpp"
@@ -30,6 +32,64 @@ v1::FoughtBattle fought(const v1::StoredBattle& b) {
   if (b.ended()) {
     *f.mutable_roster_a_after() = b.roster_a_after();
     *f.mutable_roster_b_after() = b.roster_b_after();
+  }
+  return f;
+}
+
+// The part of `roster` that `selection` fielded: what a battle showed of it.
+v1::Roster fielded_part(const v1::Roster& roster, const v1::Selection& selection) {
+  v1::Roster out;
+  out.set_army(roster.army());
+  if (roster.has_stand()) {
+    *out.mutable_stand()->mutable_figures() = selection.figures();
+    return out;
+  }
+  auto* optio = out.mutable_optio();
+  for (const auto& u : roster.optio().units()) {
+    for (int id : selection.units()) {
+      if (u.id() == id) *optio->add_units() = u;
+    }
+  }
+  for (const auto& l : roster.optio().leaders()) {
+    for (int id : selection.leaders()) {
+      if (l.id() == id) *optio->add_leaders() = l;
+    }
+  }
+  return out;
+}
+
+// After the battle: the fielded part less what it lost (STAND!: what the roster lost of each
+// type was lost by the fielded figures; Optio: the fielded units and leaders still there).
+v1::Roster fielded_after(const v1::Roster& before, const v1::Roster& after,
+                         const v1::Selection& selection) {
+  if (!before.has_stand()) return fielded_part(after, selection);
+  v1::Roster out = fielded_part(after, selection);
+  auto* f = out.mutable_stand()->mutable_figures();
+  const auto& b = before.stand().figures();
+  const auto& a = after.stand().figures();
+  f->set_infantry(std::max(0, f->infantry() - (b.infantry() - a.infantry())));
+  f->set_archers(std::max(0, f->archers() - (b.archers() - a.archers())));
+  f->set_cavalry(std::max(0, f->cavalry() - (b.cavalry() - a.cavalry())));
+  f->set_chariots(std::max(0, f->chariots() - (b.chariots() - a.chariots())));
+  return out;
+}
+
+// A fought battle as `side` (-1: a spectator) may see it: his own side's rosters whole, the
+// other's only as far as the battle showed them.
+v1::FoughtBattle seen_by(v1::FoughtBattle f, int side) {
+  if (side != 0) {
+    const v1::Roster before = f.roster_a_before();
+    *f.mutable_roster_a_before() = fielded_part(before, f.selection_a());
+    if (f.has_roster_a_after()) {
+      *f.mutable_roster_a_after() = fielded_after(before, f.roster_a_after(), f.selection_a());
+    }
+  }
+  if (side != 1) {
+    const v1::Roster before = f.roster_b_before();
+    *f.mutable_roster_b_before() = fielded_part(before, f.selection_b());
+    if (f.has_roster_b_after()) {
+      *f.mutable_roster_b_after() = fielded_after(before, f.roster_b_after(), f.selection_b());
+    }
   }
   return f;
 }
@@ -91,9 +151,9 @@ v1::CampaignView view_of(const v1::StoredCampaign& c, std::int64_t viewer, const
   std::vector<v1::FoughtBattle> history;
   for (const auto& b : c.battles())
     history.push_back(fought(b));
-  for (const auto& f : history)
-    *out.add_history() = f;
   const int side = side_of(c, viewer);
+  for (const auto& f : history)
+    *out.add_history() = seen_by(f, side);
   for (int s : {0, 1}) {
     const v1::Roster& now = s == 0 ? c.roster_a() : c.roster_b();
     v1::Roster shown = now;

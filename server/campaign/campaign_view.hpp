@@ -1,6 +1,7 @@
 // What one viewer may see of a campaign (protocol's CampaignSummary and CampaignView): a
-// player his own roster whole and his own sealed selection; the opponent's roster, and every
-// spectator both, only as far as they are public (what has fought and what it lost); no
+// player his own roster whole (now and in every battle's history) and his own sealed
+// selection; the opponent's roster, and every spectator both, only as far as they are public
+// (what has fought and what it lost; a past battle's rosters as far as it fielded them); no
 // selection before the battle it is for begins. Pure.
 #pragma once
 

@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 #include <signal.h>
 
+#include <algorithm>
 #include <functional>
 #include <string>
 #include <vector>
@@ -269,6 +270,26 @@ void expect_roster(const v1::Roster& actual, const v1::Roster& expected, const c
       << "\nexpected: " << expected.ShortDebugString();
 }
 
+// What a battle shows of a roster: the units and leaders (Optio) or figures (STAND!) it fielded.
+v1::Roster fielded_part(const v1::Roster& roster, const v1::Selection& fielded) {
+  v1::Roster out;
+  out.set_army(roster.army());
+  if (roster.has_stand()) {
+    *out.mutable_stand()->mutable_figures() = fielded.figures();
+    return out;
+  }
+  out.mutable_optio();
+  for (const auto& u : roster.optio().units()) {
+    if (std::count(fielded.units().begin(), fielded.units().end(), u.id()))
+      *out.mutable_optio()->add_units() = u;
+  }
+  for (const auto& l : roster.optio().leaders()) {
+    if (std::count(fielded.leaders().begin(), fielded.leaders().end(), l.id()))
+      *out.mutable_optio()->add_leaders() = l;
+  }
+  return out;
+}
+
 bool has_battle(const v1::CampaignView& v, const std::string& node) {
   for (const auto& b : v.history()) {
     if (b.node() == node) return true;
@@ -406,7 +427,11 @@ void play_campaign(const Plan& plan) {
         << fought.selection_b().ShortDebugString();
     expect_roster(own_roster(last, v1::SIDE_A), plan.a_before_last, "side A before last");
     expect_roster(fought.roster_a_after(), plan.a_stand, "side A after stand");
-    expect_roster(fought.roster_b_after(), plan.b_stand, "side B after stand");
+    expect_roster(view(bob, id).history(1).roster_b_after(), plan.b_stand, "side B after stand");
+    // Side A sees of side B's army at "stand" what fought there, no more.
+    EXPECT_TRUE(MessageDifferencer::Equivalent(fought.roster_b_before(),
+                                               fielded_part(plan.b_first, plan.bob_default)))
+        << fought.roster_b_before().ShortDebugString();
 
     // Both ask to pause: the selection deadline no longer runs.
     const std::int64_t deadline = last.summary().deadline_ms();
@@ -464,7 +489,7 @@ void play_campaign(const Plan& plan) {
     const auto expected = plan.decided_by_last_battle ? last_result : v1::Outcome::WIN_B;
     EXPECT_EQ(over.summary().outcome().kind(), expected) << over.summary().ShortDebugString();
     expect_roster(over.history(2).roster_a_after(), plan.a_last, "side A after last");
-    expect_roster(over.history(2).roster_b_after(), plan.b_last, "side B after last");
+    expect_roster(view(bob, id).history(2).roster_b_after(), plan.b_last, "side B after last");
     collect(carol, id, &frames);
 
     // The record verifies, and names what a tampered one breaks.
