@@ -159,6 +159,24 @@ void Campaigns::battle_ended(const std::string& match_id) {
       });
 }
 
+void Campaigns::battle_move_due(const std::string& match_id, std::int64_t account,
+                                std::int64_t deadline_ms) {
+  auto it = by_battle_.find(match_id);
+  if (it == by_battle_.end() || !hooks_.remind) return;
+  auto l = live(it->second);
+  if (!l) return;
+  const v1::StoredCampaign& c = l->state;
+  Reminder m;
+  m.account = account;
+  m.kind = "your_move";
+  m.campaign_id = c.campaign_id();
+  m.deadline_ms = deadline_ms;
+  m.subject = c.definition().title() + ": your move at " + c.node();
+  m.text = "It is your move in the battle of " + c.node() + " of the campaign \"" +
+           c.definition().title() + "\". A move not made by its deadline forfeits the battle.";
+  hooks_.remind(m);
+}
+
 void Campaigns::tick() {
   const std::int64_t now = clock_.now_ms();
   // A transition may end a campaign (and take it out of live_) before this loop is done.

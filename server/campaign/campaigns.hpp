@@ -97,6 +97,9 @@ class Campaigns {
   // A hosted match ended (the runtime's notice): if it is a campaign's battle, the campaign
   // moves on.
   void battle_ended(const std::string& match_id);
+  // A side of a hosted match has to act and its player has no connection: if the match is a
+  // campaign's battle, he is reminded outside the client ("your_move").
+  void battle_move_due(const std::string& match_id, std::int64_t account, std::int64_t deadline_ms);
   // Selection deadlines, vacancies and reminders; the server calls it every few hundred ms.
   void tick();
   const Definitions& definitions() const { return definitions_; }

@@ -152,6 +152,9 @@ void Handlers::on_notice(const runtime::HostNotice& n) {
     return;
   }
   if (!n.account) return;
+  if (s_.campaigns != nullptr && s_.clients.of_account(*n.account).empty()) {
+    s_.campaigns->battle_move_due(n.match_id, *n.account, n.deadline_ms);
+  }
   v1::ServerEnvelope e;
   e.mutable_your_move()->set_match_id(n.match_id);
   e.mutable_your_move()->set_deadline_ms(n.deadline_ms);

@@ -1,7 +1,7 @@
 // CampaignEndToEnd.* for the reminders outside the client (issue 13): a selection falling due,
 // and its deadline drawing near, reach each player's webhook and mailbox (local receivers),
 // once each and only while his selection is not in; the webhook names the campaign and its
-// deadline.
+// deadline. A player away from the client is told when his move in a campaign battle is due.
 #include <google/protobuf/util/json_util.h>
 #include <gtest/gtest.h>
 
@@ -79,6 +79,20 @@ TEST(CampaignEndToEnd, SelectionRemindersReachTheWebhookAndMailboxOfWhoeverHasNo
     EXPECT_NE(mail.data.find("Test campaign (Optio)"), std::string::npos) << mail.data;
   }
   EXPECT_EQ(hook.count(), 3u) << "a reminder is sent once";
+
+  // Alice goes away; bob's selection starts the battle, where side A deploys first: alice is
+  // told outside the client that it is her move.
+  alice.client.reset();
+  select.mutable_submit_selection()->set_entropy(client_entropy());
+  ASSERT_TRUE(call(*bob.client, select).selection_result().accepted());
+  ASSERT_TRUE(hook.wait_for(4)) << server.log();
+  const auto request = hook.requests().at(3);
+  v1::ReminderWebhook body;
+  ASSERT_TRUE(google::protobuf::util::JsonStringToMessage(request.body, &body).ok());
+  EXPECT_EQ(request.target, "/alice");
+  EXPECT_EQ(body.kind(), "your_move");
+  EXPECT_EQ(body.about_id(), id);
+  EXPECT_GT(body.deadline_ms(), 0);
 }
 
 }  // namespace
