@@ -3,7 +3,6 @@
 // side that left, moving on when it ends; selection deadlines, vacancies and reminders. Each
 // is derived from the committed state, so running one twice (a restart in between) does no
 // harm: a match already hosted is not hosted again, a seat taken is not taken again.
-#include <sodium.h>
 #include <spdlog/spdlog.h>
 
 #include "common/match/crypto.hpp"
@@ -11,16 +10,13 @@
 #include "common/wire/campaign_play.hpp"
 #include "server/campaign/campaigns.hpp"
 #include "server/campaign/transitions.hpp"
+#include "server/lobby/shared.hpp"
 
 namespace castra::campaign_server {
 
 namespace {
 
-std::string random_bytes(std::size_t n) {
-  std::string raw(n, '\0');
-  randombytes_buf(raw.data(), raw.size());
-  return raw;
-}
+using lobby::random_bytes;
 
 rules::Side side_enum(int side) {
   return side == 0 ? rules::Side::kA : rules::Side::kB;
@@ -210,7 +206,7 @@ void Campaigns::tick() {
     if (c.deadline_ms() != 0 && now >= c.deadline_ms()) {
       auto salts = std::make_shared<std::array<std::string, 4>>(std::array<std::string, 4>{
           random_bytes(32), random_bytes(32), random_bytes(32), random_bytes(32)});
-      const std::string match_id = match::to_hex(std::string_view(random_bytes(16)));
+      const std::string match_id = lobby::random_hex(16);
       transact(
           id,
           [now, salts, match_id](v1::StoredCampaign& s) -> std::optional<server::Failure> {

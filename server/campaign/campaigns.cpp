@@ -9,6 +9,7 @@
 #include "common/wire/campaign_play.hpp"
 #include "server/campaign/transitions.hpp"
 #include "server/lobby/lobby.hpp"
+#include "server/lobby/shared.hpp"
 
 namespace castra::campaign_server {
 
@@ -20,31 +21,13 @@ namespace {
 
 constexpr std::uint32_t kDefaultSelectionDays = 3;
 constexpr std::uint32_t kMaxSelectionDays = 30;
-constexpr std::size_t kInvitationLength = 10;
 
-std::string random_bytes(std::size_t n) {
-  std::string raw(n, '\0');
-  randombytes_buf(raw.data(), raw.size());
-  return raw;
-}
+using lobby::random_bytes;
+using lobby::random_invitation_code;
+using lobby::storage_failure;
 
 std::string random_id() {
-  return match::to_hex(std::string_view(random_bytes(16)));
-}
-
-std::string random_invitation_code() {
-  static constexpr char kAlphabet[] = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
-  std::string code;
-  for (std::size_t i = 0; i < kInvitationLength; ++i)
-    code += kAlphabet[randombytes_uniform(32)];
-  return code;
-}
-
-Failure storage_failure(const store::Status& s, const char* what) {
-  if (store::is_queue_full(s))
-    return fail(v1::ERROR_SERVER_BUSY, "the server is busy; try again", 1000);
-  spdlog::error("event=store_failed what={} code={} error=\"{}\"", what, s.code, s.message);
-  return fail(v1::ERROR_INTERNAL, "the server could not store this; try again");
+  return lobby::random_hex(16);
 }
 
 // The asker's sealed selection for `node`: still pending, or in the battle it began.
@@ -164,8 +147,8 @@ void Campaigns::write(const std::shared_ptr<Live>& l, v1::StoredCampaign next, S
     done(l->state);
     drain(l);
     // An ended campaign is read from the store from now on.
-    const bool ended = l->state.status() == v1::CAMPAIGN_FINISHED ||
-                       l->state.status() == v1::CAMPAIGN_CLOSED;
+    const bool ended =
+        l->state.status() == v1::CAMPAIGN_FINISHED || l->state.status() == v1::CAMPAIGN_CLOSED;
     if (ended && !l->writing && l->queue.empty()) live_.erase(l->state.campaign_id());
   });
 }

@@ -8,6 +8,7 @@
 #include "common/match/crypto.hpp"
 #include "common/match/fair_dice.hpp"
 #include "server/accounts/passwords.hpp"
+#include "server/lobby/shared.hpp"
 
 namespace castra::lobby {
 
@@ -22,32 +23,6 @@ constexpr std::uint32_t kDefaultLiveSeconds = 600;
 constexpr std::uint32_t kDefaultCorrespondenceSeconds = 3 * 24 * 3600;
 constexpr std::uint32_t kDefaultGraceSeconds = 120;
 constexpr std::uint32_t kMaxSpectatorDelay = 20;
-constexpr std::size_t kInvitationLength = 10;
-
-std::string random_hex(std::size_t bytes) {
-  std::string raw(bytes, '\0');
-  randombytes_buf(raw.data(), raw.size());
-  return match::to_hex(std::string_view(raw));
-}
-
-// Crockford's base32 without the letters people misread.
-std::string random_invitation_code() {
-  static constexpr char kAlphabet[] = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
-  std::string code;
-  for (std::size_t i = 0; i < kInvitationLength; ++i)
-    code += kAlphabet[randombytes_uniform(32)];
-  return code;
-}
-
-// The store failed (logged): ERROR_INTERNAL, never a rule's refusal. A write the writer's full
-// queue refused is overload: busy.
-Failure storage_failure(const store::Status& s, const char* what) {
-  if (store::is_queue_full(s)) {
-    return fail(v1::ERROR_SERVER_BUSY, "the server is busy; try again", 1000);
-  }
-  spdlog::error("event=store_failed what={} code={} error=\"{}\"", what, s.code, s.message);
-  return fail(v1::ERROR_INTERNAL, "the server could not store this; try again");
-}
 
 // A rule refused the request (the match is as it was): the player's error, naming the rule.
 Failure rule_refusal(const rules::RuleError& e) {
