@@ -15,6 +15,7 @@
 #include "common/bot/brain.hpp"
 #include "common/bot/self_play.hpp"
 #include "common/wire/any_match.hpp"
+#include "server/lobby/scenarios.hpp"
 
 namespace castra {
 namespace {
@@ -155,6 +156,24 @@ TEST(ScenarioLibrary, TheBattlesCoverEveryTypeFormationAndTerrain) {
   EXPECT_TRUE(ford);
   EXPECT_TRUE(bridge);
   EXPECT_TRUE(fixed);
+}
+
+// The server offers every battle by folder and stem and every lesson under "<game>/lessons/".
+TEST(ScenarioLibrary, TheServerOffersEveryBattleAndLessonByName) {
+  const auto offered = lobby::Scenarios::load(kDir.string());
+  std::size_t files = 0;
+  for (bool lessons : {false, true}) {
+    for (const auto& e : library(lessons)) {
+      ++files;
+      const std::string name = e.label.substr(0, e.label.size() - std::string(".json").size());
+      const lobby::ScenarioEntry* found = offered.find(name);
+      ASSERT_NE(found, nullptr) << name;
+      EXPECT_EQ(found->ruleset, e.game);
+    }
+  }
+  EXPECT_EQ(offered.size(), files);
+  EXPECT_NE(offered.find("optio/lessons/charge"), nullptr);
+  EXPECT_NE(offered.find("stand/lessons/cover"), nullptr);
 }
 
 }  // namespace
