@@ -1,6 +1,6 @@
 // Scenarios: the built-in battles the lobby offers, read once at start-up from
-// <dir>/optio/*.json and <dir>/stand/*.json (castra.v1.ScenarioFile in protobuf's JSON
-// mapping). Immutable after load: any thread may read.
+// <dir>/optio/*.json and <dir>/stand/*.json, and the lessons in <dir>/<game>/lessons/*.json
+// (castra.v1.ScenarioFile in protobuf's JSON mapping). Immutable after load: any thread may read.
 #pragma once
 
 #include <map>
@@ -11,7 +11,7 @@
 namespace castra::lobby {
 
 struct ScenarioEntry {
-  std::string name;           // "optio/training": folder and file stem
+  std::string name;           // "optio/training", "optio/lessons/charge": folder and stem
   std::string ruleset;        // "optio" or "stand"
   std::string rules_version;  // the rules data a new match of it begins with
   std::string bytes;          // castra.v1.ScenarioFile, binary

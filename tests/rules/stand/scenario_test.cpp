@@ -46,6 +46,11 @@ TEST(StandScenarios, EveryScenarioFileLoadsOpensAndIsDocumented) {
     ScriptedDice dice({6, 1});
     for (const Event& e : Game::begin(s, dice))
       Game::apply(s, e);
+    // A fixed deployment (placements) skips deployment and opens on its first side's move.
+    if (read(kDir / file).find("\"placements\"") != std::string::npos) {
+      EXPECT_EQ(Game::acting(s).phase, "move") << file;
+      continue;
+    }
     EXPECT_EQ(Game::acting(s).phase, "deploy") << file;
     EXPECT_FALSE(Game::legal(s, Side::kB).deploy.empty()) << file;
   }
