@@ -214,7 +214,8 @@ void Handlers::submit_command(Call& call) {
   host->submit(side_of(call.side), static_cast<std::int64_t>(r.client_seq()), r.command(), salt,
                mover, [reply = call.reply](runtime::Answer<runtime::Submitted> a) {
                  v1::ServerEnvelope e;
-                 if (const auto* refusal = a.refusal(); refusal && refusal->rule == "match.sequence") {
+                 if (const auto* refusal = a.refusal();
+                     refusal && refusal->rule == "match.sequence") {
                    // The client's numbering, not the game: an error of the request.
                    return reply.fail(fail(v1::ERROR_SEQUENCE_GAP, refusal->message));
                  }
@@ -329,7 +330,8 @@ void Handlers::get_snapshot(Call& call) {
       viewer = rules::Viewer::kSideB;
     } else {
       return call.reply.fail(
-          fail(v1::ERROR_NOT_SEATED, "the past of a match that has not ended is shown to its players only"));
+          fail(v1::ERROR_NOT_SEATED,
+               "the past of a match that has not ended is shown to its players only"));
     }
   }
   host->snapshot_at(viewer, call.request.get_snapshot().entry_count(),

@@ -134,19 +134,19 @@ void MatchHost::submit(Side side, std::optional<std::int64_t> client_seq,
       auto it = replies_.find({rules::index(side), *client_seq});
       if (it != replies_.end()) {
         if (!same_command(it->second, command)) {
-          return done(rules::RuleError{
-              "match.sequence", "client_seq " + std::to_string(*client_seq) +
-                                    " was already used for another command of this side"});
+          return done(rules::RuleError{"match.sequence",
+                                       "client_seq " + std::to_string(*client_seq) +
+                                           " was already used for another command of this side"});
         }
         return done(Submitted{it->second, std::nullopt});
       }
       // Per side strictly increasing: a number below the last accepted one that is not known
       // is a client that lost count, and applying it would make repeats ambiguous.
       if (const auto last = last_seq(side); last && *client_seq < *last) {
-        return done(rules::RuleError{
-            "match.sequence", "client_seq " + std::to_string(*client_seq) +
-                                  " is below this side's last one (" + std::to_string(*last) +
-                                  ") and is not one the server knows"});
+        return done(rules::RuleError{"match.sequence", "client_seq " + std::to_string(*client_seq) +
+                                                           " is below this side's last one (" +
+                                                           std::to_string(*last) +
+                                                           ") and is not one the server knows"});
       }
     }
     if (closed_) return done(closed_refusal());

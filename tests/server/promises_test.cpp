@@ -137,7 +137,8 @@ TEST(ProtocolPromises, ClientSeqIsStrictlyIncreasingPerSideAndARepeatMustBeTheSa
   EXPECT_NE(reused.error().message().find("another command"), std::string::npos);
   // A known one with its own command: the first answer.
   const auto repeat = call(*alice.client, submit(id, 10, *first_cmd));
-  EXPECT_EQ(repeat.command_result().SerializeAsString(), first.command_result().SerializeAsString());
+  EXPECT_EQ(repeat.command_result().SerializeAsString(),
+            first.command_result().SerializeAsString());
   // 2^64-1 does not fit the stored number (it would wrap below every other).
   EXPECT_EQ(error_of(call(*alice.client, submit(id, UINT64_MAX, *second_cmd))),
             v1::ERROR_INVALID_REQUEST);
@@ -248,7 +249,8 @@ void expect_delayed_view(std::uint32_t delay) {
       if (!result.command_result().accepted()) continue;
       moved = true;
       // The live turn after the command, as its player was shown it.
-      auto now = call(*players[p]->client, req::get_snapshot(id, result.command_result().entry() + 1));
+      auto now =
+          call(*players[p]->client, req::get_snapshot(id, result.command_result().entry() + 1));
       over = now.snapshot().ended();
       const int turn = now.snapshot().turn();
       const int updates = take(pushes_so_far(*carol.client), turn, over);
@@ -425,8 +427,8 @@ TEST(ProtocolPromises, HttpRequestsThatDoNotParseGetTheirStatus) {
   ServerProcess server(play_flags());
   ASSERT_TRUE(server.started()) << server.log();
   const std::uint16_t port = server.port();
-  const std::string big = "GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: " +
-                          std::string(100 * 1024, 'a') + "\r\n\r\n";
+  const std::string big =
+      "GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: " + std::string(100 * 1024, 'a') + "\r\n\r\n";
   EXPECT_EQ(http_status(port, big), 431);
   std::string many = "GET /healthz HTTP/1.1\r\nHost: x\r\n";
   for (int i = 0; i < 2000; ++i)
@@ -434,8 +436,8 @@ TEST(ProtocolPromises, HttpRequestsThatDoNotParseGetTheirStatus) {
   many += "\r\n";
   EXPECT_EQ(http_status(port, many), 431);
   EXPECT_EQ(http_status(port, "\x01\x02 garbage !!\r\n\r\n"), 400);
-  EXPECT_EQ(http_status(port,
-                        "POST /healthz HTTP/1.1\r\nHost: x\r\nContent-Length: 1000000000000\r\n\r\n"),
+  EXPECT_EQ(http_status(
+                port, "POST /healthz HTTP/1.1\r\nHost: x\r\nContent-Length: 1000000000000\r\n\r\n"),
             413);
   EXPECT_EQ(http_status(port, "GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"),
             200);
