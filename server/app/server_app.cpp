@@ -1,5 +1,6 @@
 #include "server/app/server_app.hpp"
 
+#include <google/protobuf/unknown_field_set.h>
 #include <spdlog/spdlog.h>
 
 #include <future>
@@ -21,6 +22,24 @@ std::vector<std::string> error_names() {
     }
   }
   return names;
+}
+
+// The request_id of a frame that is not a valid ClientEnvelope (a string field of invalid
+// UTF-8, say) when its wire format still says one, so the client can tie the error to its
+// request; 0 otherwise.
+std::uint64_t request_id_of(const std::string& frame) {
+  google::protobuf::UnknownFieldSet fields;
+  if (!fields.ParseFromString(frame)) return 0;
+  std::uint64_t id = 0;
+  for (int i = 0; i < fields.field_count(); ++i) {
+    const auto& f = fields.field(i);
+    // The last occurrence wins, as protobuf's own parser would take it.
+    if (f.number() == v1::ClientEnvelope::kRequestIdFieldNumber &&
+        f.type() == google::protobuf::UnknownField::TYPE_VARINT) {
+      id = f.varint();
+    }
+  }
+  return id;
 }
 
 }  // namespace
@@ -132,7 +151,8 @@ void ServerApp::on_message(const std::shared_ptr<net::Connection>& connection, s
   }
   auto request = std::make_shared<v1::ClientEnvelope>();
   if (!request->ParseFromString(frame)) {
-    return refuse(connection, 0, fail(v1::ERROR_MALFORMED, "not a castra.v1.ClientEnvelope"));
+    return refuse(connection, request_id_of(frame),
+                  fail(v1::ERROR_MALFORMED, "not a castra.v1.ClientEnvelope"));
   }
   if (stopping_) {
     return refuse(connection, request->request_id(),

@@ -1,5 +1,7 @@
 #include "server/dispatch/dispatcher.hpp"
 
+#include <cstdint>
+
 #include <spdlog/spdlog.h>
 
 #include "server/accounts/passwords.hpp"
@@ -148,7 +150,12 @@ Form mute_form(const Env& e) {
 }
 
 Form submit_form(const Env& e) {
+  if (auto bad = match_id_form(e.submit_command().match_id())) return bad;
   if (e.submit_command().client_seq() == 0) return invalid("client_seq starts at 1");
+  // Stored as SQLite's signed 64 bits: a larger one would wrap to a negative number.
+  if (e.submit_command().client_seq() > static_cast<std::uint64_t>(INT64_MAX)) {
+    return invalid("client_seq is at most 2^63-1");
+  }
   if (e.submit_command().command().game_case() == v1::GameCommand::GAME_NOT_SET) {
     return invalid("the command is empty");
   }
@@ -373,14 +380,15 @@ void Dispatcher::dispatch(std::uint64_t client_id, const v1::ClientEnvelope& req
       index >= 0 ? static_cast<std::size_t>(index) : routes().size() + kUnknownKind;
   Reply reply(client->connection, request.request_id(), metric, received, metrics_);
 
+  // Unattributable before unknown: an empty frame is answered as a ping without request_id.
+  if (request.request_id() == 0) {
+    return reply.fail(fail(v1::ERROR_INVALID_REQUEST, "every request needs a request_id"));
+  }
   if (index < 0) {
     return reply.fail(
         fail(v1::ERROR_UNKNOWN_MESSAGE, "this server does not know that request (protocol " +
                                             std::to_string(v1::PROTOCOL_MAJOR) + "." +
                                             std::to_string(v1::PROTOCOL_MINOR) + ")"));
-  }
-  if (request.request_id() == 0) {
-    return reply.fail(fail(v1::ERROR_INVALID_REQUEST, "every request needs a request_id"));
   }
   const Route& route = routes()[static_cast<std::size_t>(index)];
   Call call{*client, request, reply, std::nullopt, -1};

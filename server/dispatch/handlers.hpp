@@ -103,6 +103,8 @@ class Handlers {
   // A match's notice (server/runtime/match_host.hpp): YourMove to every connection of the
   // player who has to act that is not in the match's room.
   void on_notice(const runtime::HostNotice& notice);
+  // Every room member of a match that has just ended hears MatchEnded, seed revealed.
+  void announce_ended(const std::string& match_id);
 
   castra::v1::MatchSummary summary(const store::MatchRow& row, std::int64_t viewer);
 
@@ -123,6 +125,8 @@ class Handlers {
   std::shared_ptr<runtime::MatchHost> host_of(const Call& call);
   // The same, loading an ended match back from the store when it has left memory.
   std::shared_ptr<runtime::MatchHost> loaded_host_of(const Call& call);
+  // Why the caller may not read this match's past (record, snapshots): the rule of watching.
+  std::optional<server::Failure> past_refused(const Call& call);
 
   castra::v1::CampaignView campaign_view(const castra::v1::StoredCampaign& c, std::int64_t viewer);
   castra::v1::CampaignSummary campaign_summary(const castra::v1::StoredCampaign& c,

@@ -148,6 +148,7 @@ void Handlers::client_gone(std::uint64_t client_id) {
 
 void Handlers::on_notice(const runtime::HostNotice& n) {
   if (n.kind == runtime::HostNotice::Kind::kEnded) {
+    announce_ended(n.match_id);
     if (s_.campaigns != nullptr) s_.campaigns->battle_ended(n.match_id);
     return;
   }
@@ -162,6 +163,31 @@ void Handlers::on_notice(const runtime::HostNotice& n) {
   for (Client* c : s_.clients.of_account(*n.account)) {
     if (watches_.count({c->id, n.match_id}) > 0) continue;  // it has MatchUpdate.your_move
     if (auto conn = c->connection.lock()) conn->send(frame);
+  }
+}
+
+void Handlers::announce_ended(const std::string& match_id) {
+  auto host = s_.play != nullptr ? s_.play->find(match_id) : nullptr;
+  const auto record = host ? host->seen()->record : nullptr;
+  if (!record || record->entries_size() == 0) return;
+  const v1::LogEntry& last = record->entries(record->entries_size() - 1);
+  // An operator's end is announced by the admin command, with the operator's reason.
+  if (last.end_reason() == v1::END_ABORTED) return;
+  v1::ServerEnvelope e;
+  auto* ended = e.mutable_match_ended();
+  ended->set_match_id(match_id);
+  ended->set_status(v1::MATCH_FINISHED);
+  *ended->mutable_outcome() = record->outcome();
+  // EndReason names only the acts that end a match; an end by the rules (its last entry a
+  // command) leaves it at its default, and the outcome's reason says why.
+  if (last.kind() == v1::ENTRY_END) ended->set_reason(last.end_reason());
+  ended->set_server_seed(record->server_seed());
+  ended->set_message(record->outcome().reason());
+  const auto frame = frame_of(e);
+  for (const auto& [client_id, member] : s_.clients.room(match_id)) {
+    if (Client* c = s_.clients.find(client_id)) {
+      if (auto conn = c->connection.lock()) conn->send(frame);
+    }
   }
 }
 
@@ -191,6 +217,11 @@ void Handlers::submit_command(Call& call) {
   host->submit(side_of(call.side), static_cast<std::int64_t>(r.client_seq()), r.command(), salt,
                mover, [reply = call.reply](runtime::Answer<runtime::Submitted> a) {
                  v1::ServerEnvelope e;
+                 if (const auto* refusal = a.refusal();
+                     refusal && refusal->rule == "match.sequence") {
+                   // The client's numbering, not the game: an error of the request.
+                   return reply.fail(fail(v1::ERROR_SEQUENCE_GAP, refusal->message));
+                 }
                  if (const auto* refusal = a.refusal()) {
                    // A rule's refusal is the command's answer, not an error of the request.
                    auto* result = e.mutable_command_result();
@@ -256,7 +287,25 @@ void Handlers::claim_win(Call& call) {
   host->claim_win(side_of(call.side), answer(call.reply, "claim_win"));
 }
 
+std::optional<server::Failure> Handlers::past_refused(const Call& call) {
+  const store::MatchRow& row = *call.match;
+  const std::int64_t me = call.client.account_id;
+  if (me != 0 && (row.player_a == me || row.player_b == me)) return std::nullopt;
+  // The rule of SubscribeMatch, whose room is sent the record at the end: a match's past is
+  // its players' and its spectators'. These requests carry no invitation code, so a private
+  // match's spectators read it through the room.
+  if (!s_.lobby.settings_of(row).spectators_allowed()) {
+    return fail(v1::ERROR_SPECTATORS_NOT_ALLOWED, "this match does not allow spectators");
+  }
+  if (!s_.lobby.invitation_ok(row, "")) {
+    return fail(v1::ERROR_BAD_INVITATION,
+                "a private match's past is read by its players, or in its room with its code");
+  }
+  return std::nullopt;
+}
+
 void Handlers::export_record(Call& call) {
+  if (auto refused = past_refused(call)) return call.reply.fail(*refused);
   auto host = loaded_host_of(call);
   if (!host) return call.reply.fail(fail(v1::ERROR_MATCH_NOT_FOUND, "no record of that match"));
   const auto record = host->seen()->record;
@@ -274,7 +323,9 @@ void Handlers::get_snapshot(Call& call) {
   if (!host) return call.reply.fail(fail(v1::ERROR_MATCH_NOT_FOUND, "no record of that match"));
   rules::Viewer viewer = rules::Viewer::kEveryone;  // an ended match: its record is public
   const auto seen = host->seen();
-  if (!seen->ended) {
+  if (seen->ended) {
+    if (auto refused = past_refused(call)) return call.reply.fail(*refused);
+  } else {
     const std::int64_t me = call.client.account_id;
     if (me != 0 && seen->row.player_a == me) {
       viewer = rules::Viewer::kSideA;
@@ -282,7 +333,8 @@ void Handlers::get_snapshot(Call& call) {
       viewer = rules::Viewer::kSideB;
     } else {
       return call.reply.fail(
-          fail(v1::ERROR_NOT_SEATED, "a running match's past is shown to its players only"));
+          fail(v1::ERROR_NOT_SEATED,
+               "the past of a match that has not ended is shown to its players only"));
     }
   }
   host->snapshot_at(viewer, call.request.get_snapshot().entry_count(),

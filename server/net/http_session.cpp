@@ -5,7 +5,9 @@
 #include <boost/asio/dispatch.hpp>
 #include <boost/beast/websocket.hpp>
 
+#include <optional>
 #include <type_traits>
+#include <utility>
 
 #include "server/net/forwarded.hpp"
 #include "server/net/websocket_session.hpp"
@@ -26,10 +28,23 @@ HttpSession<Stream>::HttpSession(Stream&& stream, std::shared_ptr<SharedState> s
 template <class Stream>
 HttpSession<Stream>::~HttpSession() {
   state_->leave(this);
+  if (counted_) state_->remove_address(canonical_address(peer_).value_or(peer_));
 }
 
 template <class Stream>
 void HttpSession<Stream>::run() {
+  // Counted from the accept, so that TLS and HTTP handshakes are limited too. A trusted
+  // proxy's connections are counted by the address it forwards, once the request is read.
+  const std::string address = canonical_address(peer_).value_or(peer_);
+  if (state_->trusted_proxies().count(address) == 0) {
+    if (!state_->add_address(address)) {
+      spdlog::warn("event=connection_refused reason=too_many_connections address={}", address);
+      beast::error_code ec;
+      beast::get_lowest_layer(stream_).socket().close(ec);
+      return;
+    }
+    counted_ = true;
+  }
   state_->join(this, this->weak_from_this());
   boost::asio::dispatch(stream_.get_executor(), [self = this->shared_from_this()] {
     auto& tcp = beast::get_lowest_layer(self->stream_);
@@ -70,17 +85,49 @@ void HttpSession<Stream>::do_read() {
                    beast::bind_front_handler(&HttpSession::on_read, this->shared_from_this()));
 }
 
+namespace {
+
+// The status a request that does not parse is answered with (RFC 9110 and 6585), or nullopt
+// when there is nobody to answer (the peer left, or the handshake timeout ran out).
+std::optional<http::status> status_of_refusal(beast::error_code ec) {
+  if (ec == http::error::header_limit) return http::status::request_header_fields_too_large;
+  if (ec == http::error::body_limit) return http::status::payload_too_large;
+  if (ec == http::error::end_of_stream || ec == http::error::partial_message) return std::nullopt;
+  if (ec.category() == http::make_error_code(http::error::bad_method).category()) {
+    return http::status::bad_request;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
 template <class Stream>
 void HttpSession<Stream>::on_read(beast::error_code ec, std::size_t) {
   if (ec == http::error::end_of_stream) return do_eof();
-  if (ec) return fail(ec, "read");
+  if (ec) {
+    const auto status = status_of_refusal(ec);
+    if (!status) return fail(ec, "read");
+    spdlog::debug("event=http_refused peer={} status={} error=\"{}\"", peer_,
+                  static_cast<int>(*status), ec.message());
+    response_ = {*status, 11};
+    response_.set(http::field::content_type, "text/plain");
+    response_.set(http::field::server, "castra-server");
+    response_.body() = std::string(http::obsolete_reason(*status)) + "\n";
+    response_.keep_alive(false);
+    response_.prepare_payload();
+    return http::async_write(
+        stream_, response_,
+        beast::bind_front_handler(&HttpSession::on_write, this->shared_from_this(), false));
+  }
 
   auto request = parser_->release();
   const std::string client =
       client_address(peer_, request["X-Forwarded-For"], state_->trusted_proxies());
   if (beast::websocket::is_upgrade(request)) {
     if (request.target() == "/ws") {
-      std::make_shared<WebsocketSession<Stream>>(std::move(stream_), state_, client)
+      // The count goes with the connection.
+      std::make_shared<WebsocketSession<Stream>>(std::move(stream_), state_, client,
+                                                 std::exchange(counted_, false))
           ->run(std::move(request));
       return;
     }
@@ -126,7 +173,20 @@ void HttpSession<Stream>::do_eof() {
     stream_.async_shutdown([self = this->shared_from_this()](beast::error_code) {});
   } else {
     stream_.socket().shutdown(boost::asio::ip::tcp::socket::shutdown_send, ec);
+    // Read what the peer still sends until it closes: closing with unread bytes would reset
+    // the connection, and a reset may destroy the answer before the peer has read it.
+    stream_.expires_after(std::chrono::seconds(2));
+    linger();
   }
+}
+
+template <class Stream>
+void HttpSession<Stream>::linger() {
+  buffer_.clear();
+  stream_.async_read_some(buffer_.prepare(16 * 1024),
+                          [self = this->shared_from_this()](beast::error_code ec, std::size_t) {
+                            if (!ec) self->linger();
+                          });
 }
 
 template <class Stream>

@@ -29,12 +29,14 @@ class HttpSession : public Closable, public std::enable_shared_from_this<HttpSes
   void on_read(boost::beast::error_code ec, std::size_t bytes);
   void on_write(bool keep_alive, boost::beast::error_code ec, std::size_t bytes);
   void do_eof();
+  void linger();  // plain connections only: drains the peer's bytes after our last answer
   void fail(boost::beast::error_code ec, const char* what);
 
   Stream stream_;
   boost::beast::flat_buffer buffer_;
   std::shared_ptr<SharedState> state_;
   std::string peer_;
+  bool counted_ = false;  // in the per-address count, by peer_
   std::optional<boost::beast::http::request_parser<boost::beast::http::string_body>> parser_;
   boost::beast::http::response<boost::beast::http::string_body> response_;
 };

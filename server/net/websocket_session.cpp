@@ -22,7 +22,7 @@ constexpr std::size_t kReadChunk = 16 * 1024;
 template <class NextLayer>
 WebsocketSession<NextLayer>::WebsocketSession(NextLayer&& stream,
                                               std::shared_ptr<SharedState> state,
-                                              std::string address)
+                                              std::string address, bool counted)
     : ws_(std::move(stream)),
       state_(std::move(state)),
       id_(state_->next_connection_id()),
@@ -30,7 +30,8 @@ WebsocketSession<NextLayer>::WebsocketSession(NextLayer&& stream,
       limiter_(state_->options().messages_per_second, state_->options().message_burst,
                RateLimiter::Clock::now()),
       greeting_timer_(ws_.get_executor()),
-      close_timer_(ws_.get_executor()) {}
+      close_timer_(ws_.get_executor()),
+      counted_(counted) {}
 
 template <class NextLayer>
 WebsocketSession<NextLayer>::~WebsocketSession() {
@@ -65,7 +66,8 @@ template <class NextLayer>
 void WebsocketSession<NextLayer>::on_accept(beast::error_code ec) {
   if (ec) return finish(ec, "accept");
   state_->join(this, this->weak_from_this());
-  if (!state_->add_address(address_)) {
+  // Behind a trusted proxy: counted by the forwarded address now, told why if over.
+  if (!counted_ && !state_->add_address(address_)) {
     spdlog::warn("event=connection_refused reason=too_many_connections address={}", address_);
     return violation(Violation::kTooManyConnections);
   }

@@ -30,7 +30,10 @@ class WebsocketSession : public Connection,
                          public Closable,
                          public std::enable_shared_from_this<WebsocketSession<NextLayer>> {
  public:
-  WebsocketSession(NextLayer&& stream, std::shared_ptr<SharedState> state, std::string address);
+  // `counted`: the connection is in the per-address count already (by `address`, from its
+  // accept); otherwise it is counted when the upgrade is accepted.
+  WebsocketSession(NextLayer&& stream, std::shared_ptr<SharedState> state, std::string address,
+                   bool counted);
   ~WebsocketSession() override;
 
   // Accepts the upgrade request the HTTP session read.
@@ -71,7 +74,7 @@ class WebsocketSession : public Connection,
   bool closing_ = false;        // no more reads dispatched, no more sends queued
   bool close_started_ = false;  // async_close issued
   boost::beast::websocket::close_reason close_reason_;
-  bool counted_ = false;  // in the per-address count
+  bool counted_ = false;  // in the per-address count (by address_)
   bool opened_ = false;   // the application saw on_open
   bool finished_ = false;
   bool greeted_ = false;

@@ -4,9 +4,12 @@
 // match_room.cpp, rebuilding the past in match_restore.cpp.
 #include "server/runtime/match_host.hpp"
 
+#include <google/protobuf/util/message_differencer.h>
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <climits>
+#include <iterator>
 #include <utility>
 
 namespace castra::runtime {
@@ -129,7 +132,22 @@ void MatchHost::submit(Side side, std::optional<std::int64_t> client_seq,
     if (client_seq) {
       // Every answer of the match was loaded with it: one not here was never given.
       auto it = replies_.find({rules::index(side), *client_seq});
-      if (it != replies_.end()) return done(Submitted{it->second, std::nullopt});
+      if (it != replies_.end()) {
+        if (!same_command(it->second, command)) {
+          return done(rules::RuleError{"match.sequence",
+                                       "client_seq " + std::to_string(*client_seq) +
+                                           " was already used for another command of this side"});
+        }
+        return done(Submitted{it->second, std::nullopt});
+      }
+      // Per side strictly increasing: a number below the last accepted one that is not known
+      // is a client that lost count, and applying it would make repeats ambiguous.
+      if (const auto last = last_seq(side); last && *client_seq < *last) {
+        return done(rules::RuleError{"match.sequence", "client_seq " + std::to_string(*client_seq) +
+                                                           " is below this side's last one (" +
+                                                           std::to_string(*last) +
+                                                           ") and is not one the server knows"});
+      }
     }
     if (closed_) return done(closed_refusal());
     draw_offer_.reset();
@@ -143,6 +161,21 @@ void MatchHost::submit(Side side, std::optional<std::int64_t> client_seq,
     ok.set_event_count(match_->event_count());
     persist_entry(static_cast<std::uint32_t>(*decided), side, client_seq, ok, mover, done);
   });
+}
+
+std::optional<std::int64_t> MatchHost::last_seq(Side side) const {
+  auto it = replies_.lower_bound({rules::index(side) + 1, INT64_MIN});
+  if (it == replies_.begin() || std::prev(it)->first.first != rules::index(side)) {
+    return std::nullopt;
+  }
+  return std::prev(it)->first.second;
+}
+
+bool MatchHost::same_command(const v1::CommandResult& first, const v1::GameCommand& command) const {
+  if (first.entry() >= match_->entry_count()) return false;
+  // The log holds the command as the rules decoded it: compared by value, not by bytes.
+  return google::protobuf::util::MessageDifferencer::Equivalent(
+      match_->log_entry(first.entry()).command(), command);
 }
 
 void MatchHost::persist_entry(std::uint32_t entry, Side side,
@@ -226,13 +259,15 @@ void MatchHost::on_committed(const store::Status& status) {
     publish();
     std::optional<Update> mover_update = fan_out(Change::kMove, done->mover.get());
     collect_notices();
+    done->done(Submitted{done->result, std::move(mover_update)});
+    // After the mover's answer (which holds his last update), so that the room's MatchEnded
+    // follows every connection's last update.
     if (ended_now && options_.notify) {
       HostNotice n;
       n.kind = HostNotice::Kind::kEnded;
       n.match_id = id_;
       options_.notify(n);
     }
-    done->done(Submitted{done->result, std::move(mover_update)});
   }
   drain();
   publish();
@@ -329,6 +364,9 @@ void MatchHost::offer_draw(Side side, Reply<Done> done) {
 
 void MatchHost::accept_draw(Side side, Reply<Done> done) {
   act([this, side, done = std::move(done)] {
+    if (closed_ || match_->outcome()) {
+      return done(rules::RuleError{"match.over", "the match is over"});
+    }
     if (draw_offer_ != rules::other(side)) {
       return done(rules::RuleError{"match.draw", "your opponent has not offered a draw"});
     }
@@ -339,6 +377,9 @@ void MatchHost::accept_draw(Side side, Reply<Done> done) {
 
 void MatchHost::decline_draw(Side side, Reply<Done> done) {
   act([this, side, done = std::move(done)] {
+    if (closed_ || match_->outcome()) {
+      return done(rules::RuleError{"match.over", "the match is over"});
+    }
     if (draw_offer_ != rules::other(side)) {
       return done(rules::RuleError{"match.draw", "your opponent has not offered a draw"});
     }

@@ -197,6 +197,10 @@ class MatchHost : public std::enable_shared_from_this<MatchHost> {
                      v1::CommandResult result, std::shared_ptr<const Observer> mover,
                      Reply<Submitted> done, std::optional<store::Secrets> secrets = std::nullopt);
   void write(store::AppendRequest request, std::unique_ptr<InFlight> in_flight);
+  // The highest client_seq of `side` with an answer, if any.
+  std::optional<std::int64_t> last_seq(Side side) const;
+  // `command` is the one that got `first` (a repeat), not another under its number.
+  bool same_command(const v1::CommandResult& first, const v1::GameCommand& command) const;
   void end_now(match::EndReason reason, Side side, rules::Outcome outcome, Reply<Done> done);
   void update_deadlines();
   void fill_row();

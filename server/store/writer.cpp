@@ -28,7 +28,9 @@ Writer::~Writer() {
 void Writer::submit(Work work, Done done) {
   assert(!on_writer_thread() && "a job submitted from the writer thread could wait on itself");
   std::unique_lock lock(mutex_);
+  ++stats_.blocked_submitters;
   has_room_.wait(lock, [&] { return stopping_ || queue_.size() < options_.queue_capacity; });
+  --stats_.blocked_submitters;
   if (stopping_) {
     lock.unlock();
     if (done) done(Status{SQLITE_MISUSE, "the store is closing: nothing more is written"});

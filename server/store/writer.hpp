@@ -33,7 +33,8 @@ struct WriterStats {
   std::uint64_t commits = 0;      // transactions committed
   std::uint64_t failed_jobs = 0;  // jobs whose writes were rolled back
   std::uint64_t largest_batch = 0;
-  std::uint64_t queued = 0;  // jobs waiting now
+  std::uint64_t queued = 0;              // jobs waiting now
+  std::uint64_t blocked_submitters = 0;  // submit() calls waiting for room now
 };
 
 class Writer {

@@ -194,23 +194,29 @@ TEST(HostileInput, FloodGetsRateLimitedThenAClose) {
   bystander.expect_untouched(server);
 }
 
-TEST(HostileInput, TooManyConnectionsFromOneAddressGetsAnErrorThenAClose) {
-  ServerProcess server(test_flags({"--max-connections-per-address", "3"}));
+TEST(HostileInput, TooManyConnectionsFromOneAddressAreClosedAtTheAccept) {
+  ServerProcess server(test_flags({"--max-connections-per-address", "4"}));
   ASSERT_TRUE(server.started()) << server.log();
   Bystander bystander(server);
   auto second = greeted_client(server.ws_url());
   auto third = greeted_client(server.ws_url());
+  auto fourth = greeted_client(server.ws_url());
+  // Counted from the accept: the fifth is closed before its upgrade, with nothing said.
   std::string error;
-  auto fourth = ProtocolClient::connect(server.ws_url(), 5s, &error);
-  ASSERT_TRUE(fourth) << error;
-  EXPECT_EQ(next_error(*fourth), v1::ERROR_TOO_MANY_CONNECTIONS);
-  EXPECT_EQ(closed_with(*fourth), 1008);
-  bystander.expect_untouched(server);
-  // A connection that leaves frees its place.
+  EXPECT_FALSE(ProtocolClient::connect(server.ws_url(), 5s, &error));
+  // A connection that leaves frees its place (once the server has read its close).
   third->socket().close(2s);
   third.reset();
-  std::this_thread::sleep_for(200ms);
-  EXPECT_TRUE(greeted_client(server.ws_url()));
+  std::unique_ptr<ProtocolClient> again;
+  for (int i = 0; i < 100 && !again; ++i)
+    again = ProtocolClient::connect(server.ws_url(), 5s, &error);
+  EXPECT_TRUE(again) << error;
+  again.reset();
+  fourth.reset();
+  // The bystander's health check needs a place of its own.
+  for (int i = 0; i < 100 && http_get(server.port(), "/healthz").status != 200; ++i) {
+  }
+  bystander.expect_untouched(server);
 }
 
 TEST(HostileInput, ForgedMatchIdsAreNotFound) {

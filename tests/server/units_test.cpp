@@ -77,12 +77,14 @@ TEST(TaskQueue, RefusesWorkBeyondItsCapacity) {
   server::TaskQueue queue("test", 1, 2);
   std::promise<void> release;
   auto released = release.get_future().share();
+  std::promise<void> started;
   std::atomic<int> ran{0};
-  ASSERT_TRUE(queue.try_post([released, &ran] {
+  ASSERT_TRUE(queue.try_post([released, &ran, &started] {
+    started.set_value();
     released.wait();
     ++ran;
   }));
-  std::this_thread::sleep_for(std::chrono::milliseconds(50));  // the first one is running
+  started.get_future().wait();  // the first one is running: the queue holds none
   EXPECT_TRUE(queue.try_post([&ran] { ++ran; }));
   EXPECT_TRUE(queue.try_post([&ran] { ++ran; }));
   EXPECT_FALSE(queue.try_post([&ran] { ++ran; }));

@@ -170,7 +170,9 @@ TEST_F(WriterTest, TheQueueIsBoundedAndSubmitWaitsForRoom) {
     writer_->submit(insert(3), nullptr);
     third_queued = true;
   });
-  std::this_thread::sleep_for(100ms);
+  // Waits for the producer to be inside submit, waiting for room (not merely not yet run).
+  while (writer_->stats().blocked_submitters == 0)
+    std::this_thread::yield();
   EXPECT_FALSE(third_queued) << "a full queue makes submit wait";
   EXPECT_EQ(writer_->stats().queued, 2u);
   release.set_value();
