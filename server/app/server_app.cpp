@@ -69,6 +69,7 @@ ServerApp::ServerApp(AppOptions options, store::SqliteMatchStore& store, lobby::
                                           to_service(), clock_, options_.lobby, &metrics_);
   campaign_server::CampaignHooks hooks;
   hooks.changed = [this](const v1::StoredCampaign& c) { handlers_->on_campaign_changed(c); };
+  hooks.battle_started = [this](const store::MatchRow& row) { handlers_->on_battle_started(row); };
   // Queued, never waited for: the notifier's own thread delivers (it logs each attempt).
   hooks.remind = [notifier = notifier_.get()](const campaign_server::Reminder& r) {
     notifier->remind(

@@ -107,10 +107,15 @@ void Campaigns::seat_battle(const v1::StoredCampaign& c,
     const std::int64_t account = player(c, side);
     if (account == 0) continue;  // left before the battle began: it is resigned for him
     host->seat(side_enum(side), account, entropy,
-               [id = c.campaign_id(), side](runtime::Answer<runtime::Done> a) {
+               [this, host, id = c.campaign_id(), side](runtime::Answer<runtime::Done> a) {
                  // A second settle finds the seat taken ("match.seat"): nothing to do.
                  if (!a && !(a.refusal() && a.refusal()->rule == "match.seat")) {
                    spdlog::error("event=campaign_seat_failed campaign={} side={}", id, side);
+                   return;
+                 }
+                 const auto seen = host->seen();
+                 if (a && seen->seated[0] && seen->seated[1] && hooks_.battle_started) {
+                   to_service_([this, row = seen->row] { hooks_.battle_started(row); });
                  }
                });
   }

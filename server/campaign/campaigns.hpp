@@ -49,6 +49,8 @@ struct CampaignHooks {
   // After every committed change: the campaign's players and followers are told.
   std::function<void(const v1::StoredCampaign&)> changed;
   std::function<void(const Reminder&)> remind;
+  // A battle has both its players seated: it has begun (its players' lobbies are told).
+  std::function<void(const store::MatchRow&)> battle_started;
 };
 
 struct CampaignOptions {

@@ -5,8 +5,8 @@
 
 #include <cstdint>
 #include <map>
-#include <set>
 #include <memory>
+#include <set>
 #include <string>
 #include <utility>
 
@@ -87,6 +87,8 @@ class Handlers {
   // A campaign changed (after its commit): its followers and its players' connections get
   // CampaignUpdated, each with his own view.
   void on_campaign_changed(const castra::v1::StoredCampaign& campaign);
+  // A campaign's battle has begun: MatchUpdated to its players' connections.
+  void on_battle_started(const store::MatchRow& row) { push_match_updated(row, 0); }
 
   // The account's reminder targets (server/dispatch/notify_handlers.cpp).
   void set_notifications(Call& call);

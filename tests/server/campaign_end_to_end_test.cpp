@@ -188,36 +188,52 @@ v1::CampaignView view(Player& p, const std::string& id) {
   return reply.campaign();
 }
 
-// Asks until `done` holds (the server moves a campaign on by itself after a commit, a hosted
-// battle, a deadline); a test failure after 20 s.
+// The campaign once `done` holds: the server moves a campaign on by itself (after a commit, a
+// hosted battle, a deadline) and tells its players each time (CampaignUpdated), so this waits
+// for those pushes; a test failure after 20 s.
 v1::CampaignView view_when(Player& p, const std::string& id,
                            const std::function<bool(const v1::CampaignView&)>& done) {
   const auto until = std::chrono::steady_clock::now() + 20s;
   v1::CampaignView v = view(p, id);
+  std::string error;
   while (!done(v) && std::chrono::steady_clock::now() < until) {
-    std::this_thread::sleep_for(20ms);
-    v = view(p, id);
+    auto push = p.client->next_push(std::chrono::duration_cast<std::chrono::milliseconds>(
+                                        until - std::chrono::steady_clock::now()),
+                                    &error);
+    if (!push) break;
+    if (push->has_campaign_updated() &&
+        push->campaign_updated().campaign().summary().campaign_id() == id) {
+      v = push->campaign_updated().campaign();
+    }
   }
   EXPECT_TRUE(done(v)) << v.DebugString();
   return v;
 }
 
-// The summary of one of the player's matches (MyMatches), once `done` holds for it.
+// The summary of one of the player's matches once `done` holds for it: as MyMatches has it,
+// then as the server pushes it (MatchUpdated: a campaign's battle that begins is one); a test
+// failure after 20 s.
 v1::MatchSummary match_when(Player& p, const std::string& match_id,
                             const std::function<bool(const v1::MatchSummary&)>& done) {
   const auto until = std::chrono::steady_clock::now() + 20s;
   v1::MatchSummary found;
-  while (std::chrono::steady_clock::now() < until) {
-    v1::ClientEnvelope e;
-    e.mutable_my_matches();
-    const auto reply = call(*p.client, e);
-    for (const auto& m : reply.matches().matches()) {
-      if (m.match_id() == match_id) found = m;
-    }
-    if (done(found)) return found;
-    std::this_thread::sleep_for(20ms);
+  v1::ClientEnvelope e;
+  e.mutable_my_matches();
+  const auto reply = call(*p.client, e);
+  for (const auto& m : reply.matches().matches()) {
+    if (m.match_id() == match_id) found = m;
   }
-  ADD_FAILURE() << "match " << match_id << " never got there: " << found.DebugString();
+  std::string error;
+  while (!done(found) && std::chrono::steady_clock::now() < until) {
+    auto push = p.client->next_push(std::chrono::duration_cast<std::chrono::milliseconds>(
+                                        until - std::chrono::steady_clock::now()),
+                                    &error);
+    if (!push) break;
+    if (push->has_match_updated() && push->match_updated().match().match_id() == match_id) {
+      found = push->match_updated().match();
+    }
+  }
+  EXPECT_TRUE(done(found)) << "match " << match_id << " never got there: " << found.DebugString();
   return found;
 }
 
