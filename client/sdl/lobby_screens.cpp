@@ -174,7 +174,7 @@ void LobbyScreen::draw(Ui& ui, Client& client) {
     draw_new_match(ui, client, form);
   } else {
     // Players choose a battle above the matches' list.
-    const int picker_h = std::min(470, list.h * 3 / 5);
+    const int picker_h = std::min(540, list.h * 2 / 3);
     draw_picker(ui, client, SDL_Rect{list.x, list.y, list.w, picker_h});
     draw_list(ui, client, SDL_Rect{list.x, list.y + picker_h + 12, list.w, list.h - picker_h - 12});
     draw_new_match(ui, client, form);

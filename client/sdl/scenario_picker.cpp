@@ -2,6 +2,7 @@
 // balance, and the chosen one's preview, armies, size, turn limit and history. Everything
 // shown comes in ScenarioInfo: the client has no rules engine to read a scenario with.
 #include <cstdio>
+#include <vector>
 
 #include "client/sdl/scenario_preview.hpp"
 #include "client/sdl/screens.hpp"
@@ -17,10 +18,14 @@ std::string percent(double rate) {
   return buf;
 }
 
-// "A 53.6% / B 40.8%", or that the scenario was not measured.
+// Side A's and B's win rates, "53.6% / 40.8%", or that the scenario was not measured.
 std::string balance_line(const v1::ScenarioInfo& s) {
   if (s.balance().games() == 0) return "not measured";
-  return "A " + percent(s.balance().a_wins()) + " / B " + percent(s.balance().b_wins());
+  return percent(s.balance().a_wins()) + " / " + percent(s.balance().b_wins());
+}
+
+bool is_lesson(const v1::ScenarioInfo& s) {
+  return s.name().find("/lessons/") != std::string::npos;
 }
 
 // `s` cut to `width` pixels with an ellipsis.
@@ -45,31 +50,39 @@ void LobbyScreen::draw_picker(Ui& ui, Client& client, const SDL_Rect& r) {
   }
   if (form_.scenario.empty()) form_.scenario = scenarios.front().name();
   // Two lists, one a game, on the left; the chosen battle on the right.
-  const int list_w = (r.w - 48) * 2 / 3 / 2;
+  const int list_w = (r.w - 48) * 3 / 10;
   const int row_h = 26;
   const v1::ScenarioInfo* chosen = nullptr;
   for (int column = 0; column < 2; ++column) {
     const std::string ruleset = column == 0 ? "optio" : "stand";
     const int x = r.x + 16 + column * (list_w + 8);
     int y = r.y + 12;
-    p.text(column == 0 ? "Optio battles" : "Ancient STAND! battles", x, y, 15, theme::kGold,
-           Align::kLeft, Weight::kBold);
-    p.text("A wins / B wins", x + list_w, y + 2, 12, theme::kTextDim, Align::kRight);
+    p.text(column == 0 ? "Optio battles" : "STAND! battles", x, y, 15, theme::kGold, Align::kLeft,
+           Weight::kBold);
+    p.text("A / B wins", x + list_w, y + 2, 12, theme::kTextDim, Align::kRight);
     y += 26;
-    for (const auto& s : scenarios) {
-      if (s.ruleset() != ruleset) continue;
+    // The battles, then the lessons.
+    std::vector<const v1::ScenarioInfo*> rows;
+    for (const bool lessons : {false, true})
+      for (const auto& s : scenarios)
+        if (s.ruleset() == ruleset && is_lesson(s) == lessons) rows.push_back(&s);
+    for (const v1::ScenarioInfo* row : rows) {
+      const v1::ScenarioInfo& s = *row;
       if (s.name() == form_.scenario) chosen = &s;
-      const int balance_w = 118;
+      // Narrow windows get smaller type, so that titles still read.
+      const int size = list_w < 270 ? 12 : 13;
+      const int balance_w = list_w < 270 ? 84 : 94;
       const std::string title = s.title().empty() ? s.name() : s.title();
       const SDL_Rect button{x, y, list_w - balance_w - 4, row_h - 3};
-      if (ui.button(button, fit(p, title, 13, button.w - 12),
+      if (ui.button(button, fit(p, title, size, button.w - 12),
                     form_.scenario == s.name() ? ButtonStyle::kToggleOn : ButtonStyle::kNormal,
-                    true, SDLK_UNKNOWN, 13, s.name())) {
+                    true, SDLK_UNKNOWN, size, s.name())) {
         form_.scenario = s.name();
       }
       ui.note_region("picker-title " + title, button);
       const std::string balance = balance_line(s);
-      const SDL_Rect box = p.text(balance, x + list_w, y + 4, 12, theme::kText, Align::kRight);
+      const SDL_Rect box =
+          p.text(balance, x + list_w, y + 4, size - 1, theme::kText, Align::kRight);
       ui.note_region("picker-balance " + s.name() + ": " + balance, box);
       y += row_h;
     }
@@ -96,12 +109,17 @@ void LobbyScreen::draw_picker(Ui& ui, Client& client, const SDL_Rect& r) {
          dx, y, 13, theme::kText);
   y += 18;
   const auto& b = chosen->balance();
-  const std::string measured = b.games() == 0
-                                   ? "Balance not measured"
-                                   : "Greedy bots, N = " + std::to_string(b.games()) + ": A " +
-                                         percent(b.a_wins()) + ", draw " + percent(b.draws()) +
-                                         ", B " + percent(b.b_wins());
-  p.text(fit(p, measured, 13, dw), dx, y, 13, theme::kText);
+  if (b.games() == 0) {
+    p.text("Balance not measured", dx, y, 13, theme::kText);
+  } else {
+    p.text(fit(p, "Balance, greedy bot against greedy bot, N = " + std::to_string(b.games()) + ":",
+               13, dw),
+           dx, y, 13, theme::kText);
+    y += 18;
+    p.text("A wins " + percent(b.a_wins()) + ", draws " + percent(b.draws()) + ", B wins " +
+               percent(b.b_wins()),
+           dx, y, 13, theme::kText, Align::kLeft, Weight::kBold);
+  }
   y += 24;
   const int line = p.line_height(13);
   for (const auto& l : p.wrap(chosen->description(), 13, dw)) {

@@ -13,6 +13,8 @@ namespace {
 // The sizes a scenario leaving them 0 gets (optio.proto: 16 x 8).
 constexpr int kOptioCols = 16;
 constexpr int kOptioRows = 8;
+// Room round the board for the painters' coordinates.
+constexpr int kMargin = 18;
 
 }  // namespace
 
@@ -93,13 +95,13 @@ void draw_scenario_preview(Painter& p, const SDL_Rect& area, const v1::ScenarioF
   const Camera whole;
   if (scenario.has_optio()) {
     const o::State st = optio_preview_state(scenario.optio());
-    const SquareGeometry g(area, st.cols(), st.rows(), whole, 4);
+    const SquareGeometry g(area, st.cols(), st.rows(), whole, kMargin);
     OptioOverlay overlay;
     overlay.badges = false;
     draw_optio_board(p, area, g, st, overlay);
   } else if (scenario.has_stand()) {
     const s::State st = stand_preview_state(scenario.stand());
-    const HexGeometry g(area, st.width(), st.height(), whole, 0);
+    const HexGeometry g(area, st.width(), st.height(), whole, kMargin);
     draw_stand_board(p, area, g, st, StandOverlay{});
   }
 }

@@ -279,7 +279,7 @@ TEST(ClientLobby, RegistersCreatesAMatchThroughItsOwnClicksAndListsIt) {
 TEST(ClientLobby, ThePickerListsTheBattlesWithTheirBalanceAndDrawsAPreview) {
   testing::ServerProcess server(server_flags());
   ASSERT_TRUE(server.started()) << server.log();
-  const std::string dir = dir_for("picker");
+  const std::string dir = dir_for("battle-picker");
   testing::write_file(dir + "/script.txt",
                       "wait connected\n"
                       "click-button name\ntype carol\n"
@@ -290,7 +290,9 @@ TEST(ClientLobby, ThePickerListsTheBattlesWithTheirBalanceAndDrawsAPreview) {
                       "click-button optio/cannae\n"
                       "frames 3\nscreenshot cannae.png\n"
                       "click-button stand/marathon\n"
-                      "frames 3\nscreenshot marathon.png\nquit\n");
+                      "frames 3\nscreenshot marathon.png\n"
+                      "click-button stand/qadesh-ambush\n"
+                      "frames 3\nscreenshot ambush.png\nquit\n");
   ASSERT_EQ(testing::run_client(dir, {"--server", server.ws_url(), "--script", dir + "/script.txt",
                                       "--exit-after", "100"}),
             0)
@@ -303,9 +305,9 @@ TEST(ClientLobby, ThePickerListsTheBattlesWithTheirBalanceAndDrawsAPreview) {
   EXPECT_TRUE(p->region("picker-title Cannae, 216 BC"));
   EXPECT_TRUE(p->region("picker-title Marathon, 490 BC"));
   // The figures of the README's balance tables.
-  EXPECT_TRUE(p->region("picker-balance optio/cannae: A 99.6% / B 0.0%"));
-  EXPECT_TRUE(p->region("picker-balance optio/trebia: A 53.6% / B 40.8%"));
-  EXPECT_TRUE(p->region("picker-balance stand/marathon: A 48.0% / B 52.0%"));
+  EXPECT_TRUE(p->region("picker-balance optio/cannae: 99.6% / 0.0%"));
+  EXPECT_TRUE(p->region("picker-balance optio/trebia: 53.6% / 40.8%"));
+  EXPECT_TRUE(p->region("picker-balance stand/marathon: 48.0% / 52.0%"));
   // Cannae's preview: open ground, and both armies' counters (its deployment is fixed).
   const auto preview = p->region("scenario-preview");
   ASSERT_TRUE(preview);
@@ -319,6 +321,14 @@ TEST(ClientLobby, ThePickerListsTheBattlesWithTheirBalanceAndDrawsAPreview) {
   ASSERT_TRUE(hexes);
   EXPECT_GT(m->count(rgb(theme::kStandOpen), *hexes), hexes->w * hexes->h / 10);
   EXPECT_EQ(m->count(rgb(theme::kOptioOpen), *hexes), 0);
+  // Marathon's armies deploy themselves, so none is drawn; the ambush places both.
+  EXPECT_EQ(m->count(rgb(theme::kSideA), *hexes), 0);
+  auto q = Picture::load(dir + "/ambush.png");
+  ASSERT_TRUE(q);
+  const auto placed = q->region("scenario-preview");
+  ASSERT_TRUE(placed);
+  EXPECT_GT(q->count(rgb(theme::kSideA), *placed), 100);
+  EXPECT_GT(q->count(rgb(theme::kSideB), *placed), 100);
 }
 
 TEST(ClientLobby, SaysInWordsWhyTheServerRefused) {
