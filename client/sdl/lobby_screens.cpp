@@ -169,8 +169,14 @@ void LobbyScreen::draw(Ui& ui, Client& client) {
   if (campaigns_) {
     draw_campaign_list(ui, client, list);
     draw_new_campaign(ui, client, form);
-  } else {
+  } else if (acct.guest) {
     draw_list(ui, client, list);
+    draw_new_match(ui, client, form);
+  } else {
+    // Players choose a battle above the matches' list.
+    const int picker_h = std::min(540, list.h * 2 / 3);
+    draw_picker(ui, client, SDL_Rect{list.x, list.y, list.w, picker_h});
+    draw_list(ui, client, SDL_Rect{list.x, list.y + picker_h + 12, list.w, list.h - picker_h - 12});
     draw_new_match(ui, client, form);
   }
 }
@@ -333,21 +339,14 @@ void LobbyScreen::draw_new_match(Ui& ui, Client& client, const SDL_Rect& r) {
     p.text("Guests may watch; register to play.", x, y, 14, theme::kTextDim);
     return;
   }
+  // The battle is chosen in the picker beside the list.
   const auto& scenarios = client.lobby().scenarios;
-  if (form_.scenario.empty() && !scenarios.empty()) form_.scenario = scenarios.front().name();
-  for (const auto& s : scenarios) {
-    const std::string label = s.name();
-    if (ui.button(SDL_Rect{x, y, w, 28}, label,
-                  form_.scenario == label ? ButtonStyle::kToggleOn : ButtonStyle::kNormal, true,
-                  SDLK_UNKNOWN, 13)) {
-      form_.scenario = label;
-    }
-    y += 32;
-  }
-  if (scenarios.empty()) {
-    p.text("Loading scenarios...", x, y, 13, theme::kTextDim);
-    y += 24;
-  }
+  std::string battle = scenarios.empty() ? "Loading scenarios..." : form_.scenario;
+  for (const auto& s : scenarios)
+    if (s.name() == form_.scenario && !s.title().empty()) battle = s.title();
+  p.text("Battle", x, y + 6, 13, theme::kText);
+  p.text(battle, x + 110, y + 6, 13, theme::kGold, Align::kLeft, Weight::kBold);
+  y += 30;
   y += 6;
   p.text("Your side", x, y + 6, 13, theme::kText);
   const int bx = x + 110;

@@ -407,7 +407,7 @@ void draw_optio_board(Painter& p, const SDL_Rect& area, const SquareGeometry& g,
   for (const auto& u : s.units()) {
     if (!u.placed() || u.routed()) continue;
     draw_counter(p, g, u, ov.selected_unit && *ov.selected_unit == u.id());
-    draw_badges(p, g, s, u);
+    if (ov.badges) draw_badges(p, g, s, u);
   }
   // Markers over the counters: destination dots, targets, selection.
   for (const auto& d : ov.destinations) {

@@ -38,6 +38,8 @@ struct OptioOverlay {
   std::vector<Cell> trail;
   std::vector<Cell> flashes;
   std::optional<v1::Side> zone_side;  // tint this side's deployment zone
+  // Morale and condition badges; a scenario's preview has no engine to give its morale.
+  bool badges = true;
 };
 
 // Draws the board into `area`; `g` must have been made for that area and the state's size.

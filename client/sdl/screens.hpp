@@ -39,6 +39,8 @@ class LobbyScreen {
  private:
   void draw_list(Ui& ui, Client& client, const SDL_Rect& r);
   void draw_new_match(Ui& ui, Client& client, const SDL_Rect& r);
+  // The battles to create a match of, above the list (scenario_picker.cpp).
+  void draw_picker(Ui& ui, Client& client, const SDL_Rect& r);
   // The "against a person / the computer" rows of the form at y; the y below them.
   int draw_opponent(Ui& ui, int x, int bx, int y, int w);
   void draw_players(Ui& ui, const v1::MatchSummary& m, int x, float cy);

@@ -261,10 +261,7 @@ void Handlers::list_scenarios(Call& call) {
   v1::ServerEnvelope e;
   auto* list = e.mutable_scenarios();
   for (const auto* entry : s_.scenarios.list(call.request.list_scenarios().ruleset())) {
-    auto* info = list->add_scenarios();
-    info->set_name(entry->name);
-    info->set_ruleset(entry->ruleset);
-    info->set_rules_version(entry->rules_version);
+    *list->add_scenarios() = entry->info;
   }
   call.reply.ok(std::move(e));
 }

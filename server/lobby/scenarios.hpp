@@ -1,6 +1,8 @@
 // Scenarios: the built-in battles the lobby offers, read once at start-up from
 // <dir>/optio/*.json and <dir>/stand/*.json, and the lessons in <dir>/<game>/lessons/*.json
-// (castra.v1.ScenarioFile in protobuf's JSON mapping). Immutable after load: any thread may read.
+// (castra.v1.ScenarioFile in protobuf's JSON mapping), with what the client's picker shows of
+// each (its title, history, size, armies and the balance measured by tools/balance, from
+// <dir>/library/<game>.json: docs/formats.md). Immutable after load: any thread may read.
 #pragma once
 
 #include <map>
@@ -8,13 +10,16 @@
 #include <string>
 #include <vector>
 
+#include "proto/castra/v1/protocol.pb.h"
+
 namespace castra::lobby {
 
 struct ScenarioEntry {
-  std::string name;           // "optio/training", "optio/lessons/charge": folder and stem
-  std::string ruleset;        // "optio" or "stand"
-  std::string rules_version;  // the rules data a new match of it begins with
-  std::string bytes;          // castra.v1.ScenarioFile, binary
+  std::string name;               // "optio/training", "optio/lessons/charge": folder and stem
+  std::string ruleset;            // "optio" or "stand"
+  std::string rules_version;      // the rules data a new match of it begins with
+  std::string bytes;              // castra.v1.ScenarioFile, binary
+  castra::v1::ScenarioInfo info;  // what ListScenarios answers for it
 };
 
 // The rule sets the server knows and the version a new match uses, as each engine says

@@ -274,6 +274,63 @@ TEST(ClientLobby, RegistersCreatesAMatchThroughItsOwnClicksAndListsIt) {
   EXPECT_TRUE(p->widget("Open " + m.match_id())) << "the match's row is drawn";
 }
 
+// The picker lists every battle the server offers with its title and measured balance (the
+// README tables, through scenarios/library/), and draws the chosen one's map and armies.
+TEST(ClientLobby, ThePickerListsTheBattlesWithTheirBalanceAndDrawsAPreview) {
+  testing::ServerProcess server(server_flags());
+  ASSERT_TRUE(server.started()) << server.log();
+  const std::string dir = dir_for("battle-picker");
+  testing::write_file(dir + "/script.txt",
+                      "wait connected\n"
+                      "click-button name\ntype carol\n"
+                      "click-button password\ntype carol-password\n"
+                      "click-button Register\n"
+                      "wait screen lobby\n"
+                      "wait button optio/cannae\n"
+                      "click-button optio/cannae\n"
+                      "frames 3\nscreenshot cannae.png\n"
+                      "click-button stand/marathon\n"
+                      "frames 3\nscreenshot marathon.png\n"
+                      "click-button stand/qadesh-ambush\n"
+                      "frames 3\nscreenshot ambush.png\nquit\n");
+  ASSERT_EQ(testing::run_client(dir, {"--server", server.ws_url(), "--script", dir + "/script.txt",
+                                      "--exit-after", "100"}),
+            0)
+      << log_of(dir);
+  auto p = Picture::load(dir + "/cannae.png");
+  ASSERT_TRUE(p);
+  for (const char* name :
+       {"optio/cannae", "optio/lessons/charge", "stand/milvian-bridge", "stand/lessons/cover"})
+    EXPECT_TRUE(p->widget(name)) << name << " is listed";
+  EXPECT_TRUE(p->region("picker-title Cannae, 216 BC"));
+  EXPECT_TRUE(p->region("picker-title Marathon, 490 BC"));
+  // The figures of the README's balance tables.
+  EXPECT_TRUE(p->region("picker-balance optio/cannae: 99.6% / 0.0%"));
+  EXPECT_TRUE(p->region("picker-balance optio/trebia: 53.6% / 40.8%"));
+  EXPECT_TRUE(p->region("picker-balance stand/marathon: 48.0% / 52.0%"));
+  // Cannae's preview: open ground, and both armies' counters (its deployment is fixed).
+  const auto preview = p->region("scenario-preview");
+  ASSERT_TRUE(preview);
+  EXPECT_GT(p->count(rgb(theme::kOptioOpen), *preview), preview->w * preview->h / 10);
+  EXPECT_GT(p->count(rgb(theme::kSideA), *preview), 100);
+  EXPECT_GT(p->count(rgb(theme::kSideB), *preview), 100);
+  // Marathon's: hexes of STAND! open ground instead.
+  auto m = Picture::load(dir + "/marathon.png");
+  ASSERT_TRUE(m);
+  const auto hexes = m->region("scenario-preview");
+  ASSERT_TRUE(hexes);
+  EXPECT_GT(m->count(rgb(theme::kStandOpen), *hexes), hexes->w * hexes->h / 10);
+  EXPECT_EQ(m->count(rgb(theme::kOptioOpen), *hexes), 0);
+  // Marathon's armies deploy themselves, so none is drawn; the ambush places both.
+  EXPECT_EQ(m->count(rgb(theme::kSideA), *hexes), 0);
+  auto q = Picture::load(dir + "/ambush.png");
+  ASSERT_TRUE(q);
+  const auto placed = q->region("scenario-preview");
+  ASSERT_TRUE(placed);
+  EXPECT_GT(q->count(rgb(theme::kSideA), *placed), 100);
+  EXPECT_GT(q->count(rgb(theme::kSideB), *placed), 100);
+}
+
 TEST(ClientLobby, SaysInWordsWhyTheServerRefused) {
   testing::ServerProcess server(server_flags());
   ASSERT_TRUE(server.started()) << server.log();

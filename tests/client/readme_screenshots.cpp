@@ -180,5 +180,23 @@ TEST(ClientReadme, WritesTheScreenshots) {
   shoot("campaign.png", testing::json_line(testing::campaign_fixture()), picks, "--campaign");
 }
 
+// The lobby's battle picker, from a real server's scenario list: Trebia chosen.
+TEST(ClientReadme, WritesTheScenarioPicker) {
+  testing::ServerProcess server({"--argon2-opslimit", "1", "--argon2-memlimit", "8192"});
+  ASSERT_TRUE(server.started()) << server.log();
+  const std::string dir = testing::make_temp_dir("castra-readme-picker");
+  testing::write_file(dir + "/script.txt",
+                      "wait connected\nclick-button name\ntype livia\n"
+                      "click-button password\ntype livia-password\nclick-button Register\n"
+                      "wait screen lobby\nwait button optio/trebia\nclick-button optio/trebia\n"
+                      "frames 3\nscreenshot shot.png\nquit\n");
+  ASSERT_EQ(testing::run_client(dir, {"--server", server.ws_url(), "--script", dir + "/script.txt",
+                                      "--exit-after", "60", "--width", "1440", "--height", "900"}),
+            0)
+      << testing::read_file(dir + "/client.log");
+  const std::string out = testing::source_dir() + "/docs/images/scenario-picker.png";
+  fs::copy_file(dir + "/shot.png", out, fs::copy_options::overwrite_existing);
+}
+
 }  // namespace
 }  // namespace castra

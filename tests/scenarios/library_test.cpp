@@ -5,6 +5,7 @@
 #include <google/protobuf/util/json_util.h>
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -174,6 +175,75 @@ TEST(ScenarioLibrary, TheServerOffersEveryBattleAndLessonByName) {
   EXPECT_EQ(offered.size(), files);
   EXPECT_NE(offered.find("optio/lessons/charge"), nullptr);
   EXPECT_NE(offered.find("stand/lessons/cover"), nullptr);
+}
+
+// What the client's picker shows comes with each offered scenario: Cannae's, by hand from
+// cannae.json and the optio README's balance row; Marathon's armies from its own file.
+TEST(ScenarioLibrary, TheServerDescribesEachBattleForThePicker) {
+  const auto offered = lobby::Scenarios::load(kDir.string());
+  const auto* cannae = offered.find("optio/cannae");
+  ASSERT_NE(cannae, nullptr);
+  const auto& c = cannae->info;
+  EXPECT_EQ(c.name(), "optio/cannae");
+  EXPECT_EQ(c.title(), "Cannae, 216 BC");
+  EXPECT_EQ(c.cols(), 16);
+  EXPECT_EQ(c.rows(), 8);
+  EXPECT_EQ(c.turn_limit(), 12);
+  EXPECT_EQ(c.side_a(), "Rome");
+  EXPECT_EQ(c.side_b(), "Carthage");
+  EXPECT_TRUE(c.scenario().has_optio());
+  EXPECT_EQ(c.balance().games(), 500);
+  EXPECT_DOUBLE_EQ(c.balance().a_wins(), 0.996);
+  EXPECT_DOUBLE_EQ(c.balance().draws(), 0.004);
+  EXPECT_DOUBLE_EQ(c.balance().b_wins(), 0.0);
+  const auto* marathon = offered.find("stand/marathon");
+  ASSERT_NE(marathon, nullptr);
+  EXPECT_EQ(marathon->info.side_a(), "Athenians and Plataeans of Miltiades");
+  EXPECT_EQ(marathon->info.cols(), 14);
+  EXPECT_EQ(marathon->info.rows(), 9);
+  EXPECT_DOUBLE_EQ(marathon->info.balance().a_wins(), 0.48);
+  // Every battle and lesson has all of it: a history, armies and measured figures.
+  for (const std::string game : {"optio", "stand"}) {
+    for (const auto* e : offered.list(game)) {
+      const auto& i = e->info;
+      EXPECT_FALSE(i.title().empty()) << e->name;
+      EXPECT_FALSE(i.description().empty()) << e->name;
+      EXPECT_FALSE(i.side_a().empty()) << e->name;
+      EXPECT_FALSE(i.side_b().empty()) << e->name;
+      EXPECT_GT(i.cols(), 0) << e->name;
+      EXPECT_GT(i.turn_limit(), 0) << e->name;
+      EXPECT_GE(i.balance().games(), 500) << e->name;
+      EXPECT_NEAR(i.balance().a_wins() + i.balance().draws() + i.balance().b_wins(), 1.0, 0.002)
+          << e->name;
+    }
+  }
+}
+
+// scenarios/library/<game>.json copies the README's balance table: every row's N and rates.
+TEST(ScenarioLibrary, TheLibrarysBalanceFiguresAreTheReadmesTable) {
+  const auto offered = lobby::Scenarios::load(kDir.string());
+  for (const std::string game : {"optio", "stand"}) {
+    std::ifstream in(kDir / game / "README.md");
+    std::stringstream text;
+    text << in.rdbuf();
+    const std::string readme = text.str();
+    const std::string table = readme.substr(readme.find("## Balance"));
+    for (const auto* e : offered.list(game)) {
+      const auto& b = e->info.balance();
+      char row[160];
+      std::snprintf(row, sizeof row, "| `%s.json` | %d | %.1f%% ",
+                    e->name.substr(game.size() + 1).c_str(), b.games(), b.a_wins() * 100);
+      const auto at = table.find(row);
+      ASSERT_NE(at, std::string::npos) << row;
+      const std::string line = table.substr(at, table.find('\n', at) - at);
+      char draw[32];
+      char b_wins[32];
+      std::snprintf(draw, sizeof draw, "| %.1f%% (", b.draws() * 100);
+      std::snprintf(b_wins, sizeof b_wins, "| %.1f%% (", b.b_wins() * 100);
+      EXPECT_NE(line.find(draw), std::string::npos) << line;
+      EXPECT_NE(line.find(b_wins), std::string::npos) << line;
+    }
+  }
 }
 
 }  // namespace
