@@ -421,7 +421,8 @@ TEST_F(RuntimeTest, RecoveryClosesAMatchWhoseLogDoesNotReplay) {
 TEST_F(RuntimeTest, AnEndedMatchNobodyWatchesLeavesMemoryAndComesBackFromTheStore) {
   auto ended = create();
   seat_both(*ended);
-  ASSERT_TRUE(submit(*ended, Side::kA, 1, first_deploy(*ended, Side::kA)).accepted());
+  const v1::GameCommand deploy = first_deploy(*ended, Side::kA);
+  ASSERT_TRUE(submit(*ended, Side::kA, 1, deploy).accepted());
   EXPECT_TRUE(ok([&](auto d) { ended->resign(Side::kB, d); }));
   const auto record = ended->seen()->record;
   ASSERT_TRUE(record);
@@ -449,7 +450,8 @@ TEST_F(RuntimeTest, AnEndedMatchNobodyWatchesLeavesMemoryAndComesBackFromTheStor
   auto back = runtime_.load(ids[0]);
   ASSERT_TRUE(back);
   EXPECT_EQ(back->seen()->record->SerializeAsString(), record->SerializeAsString());
-  auto repeat = submit(*back, Side::kA, 1, v1::GameCommand());
+  // A repeat is the same command sent again (another one under the same number is refused).
+  auto repeat = submit(*back, Side::kA, 1, deploy);
   EXPECT_TRUE(repeat.accepted());
   EXPECT_EQ(repeat.entry(), 1u);
 }
