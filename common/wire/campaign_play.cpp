@@ -355,8 +355,8 @@ std::optional<std::string> verify_campaign(const v1::CampaignRecord& record) {
   }
   if (record.abandoned()) {
     // The side that was left lost, whatever the battles say (docs/rules/campaigns.md).
-    const auto want = record.abandoned_by() == v1::SIDE_A ? Outcome::Kind::kWinB
-                                                          : Outcome::Kind::kWinA;
+    const auto want =
+        record.abandoned_by() == v1::SIDE_A ? Outcome::Kind::kWinB : Outcome::Kind::kWinA;
     if (outcome_from_proto(record.outcome()).kind != want) {
       return "the campaign was abandoned by " + side_text(side_from_proto(record.abandoned_by())) +
              ", but its outcome is not the other side's win";
