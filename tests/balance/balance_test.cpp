@@ -9,27 +9,17 @@
 #include <string>
 #include <vector>
 
+#include "tests/support/tool_run.hpp"
+
 namespace {
 
 const std::string kSource = CASTRA_SOURCE_DIR;
 const std::string kBalance = std::string(CASTRA_BINARY_DIR) + "/tools/balance/castra-balance";
 
-struct ToolRun {
-  int exit_code = -1;
-  std::string out;
-};
+using castra::testing::ToolRun;
 
 ToolRun run(const std::string& args) {
-  ToolRun r;
-  FILE* p = popen((kBalance + " " + args + " 2>&1").c_str(), "r");
-  if (p == nullptr) return r;
-  std::array<char, 4096> buf{};
-  std::size_t n = 0;
-  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0)
-    r.out.append(buf.data(), n);
-  const int status = pclose(p);
-  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
+  return castra::testing::run_tool(kBalance + " " + args);
 }
 
 struct Rate {

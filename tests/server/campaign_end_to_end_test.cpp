@@ -26,10 +26,8 @@ namespace req = client::requests;
 using google::protobuf::util::MessageDifferencer;
 
 std::vector<std::string> flags(std::vector<std::string> extra = {}) {
-  std::vector<std::string> f = {
-      "--messages-per-second", "10000", "--message-burst", "10000", "--tick-ms", "20"};
-  f.insert(f.end(), extra.begin(), extra.end());
-  return test_flags(f);
+  extra.insert(extra.begin(), {"--tick-ms", "20"});
+  return play_flags(extra);
 }
 
 template <class M>
@@ -173,12 +171,6 @@ v1::ClientEnvelope pause(const std::string& id, bool on) {
   v1::ClientEnvelope e;
   e.mutable_pause_campaign()->set_campaign_id(id);
   e.mutable_pause_campaign()->set_pause(on);
-  return e;
-}
-
-v1::ClientEnvelope resign_match(const std::string& match_id) {
-  v1::ClientEnvelope e;
-  e.mutable_resign()->set_match_id(match_id);
   return e;
 }
 

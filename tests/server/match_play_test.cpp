@@ -22,58 +22,6 @@ namespace {
 
 namespace req = client::requests;
 
-// These tests play whole games as fast as the server answers: above the default flood limit.
-std::vector<std::string> play_flags(std::vector<std::string> extra = {}) {
-  std::vector<std::string> flags = {"--messages-per-second", "10000", "--message-burst", "10000"};
-  flags.insert(flags.end(), extra.begin(), extra.end());
-  return test_flags(flags);
-}
-
-v1::ClientEnvelope sit(const std::string& id) {
-  v1::ClientEnvelope e;
-  e.mutable_provide_entropy()->set_match_id(id);
-  e.mutable_provide_entropy()->set_entropy(client_entropy());
-  return e;
-}
-
-v1::ClientEnvelope with_id(v1::ClientEnvelope e, const std::string& id) {
-  switch (e.body_case()) {
-    case v1::ClientEnvelope::kGetLegal:
-      e.mutable_get_legal()->set_match_id(id);
-      break;
-    case v1::ClientEnvelope::kExportRecord:
-      e.mutable_export_record()->set_match_id(id);
-      break;
-    case v1::ClientEnvelope::kResign:
-      e.mutable_resign()->set_match_id(id);
-      break;
-    default:
-      break;
-  }
-  return e;
-}
-
-v1::ClientEnvelope get_legal(const std::string& id) {
-  v1::ClientEnvelope e;
-  e.mutable_get_legal();
-  return with_id(e, id);
-}
-
-v1::ClientEnvelope export_record(const std::string& id) {
-  v1::ClientEnvelope e;
-  e.mutable_export_record();
-  return with_id(e, id);
-}
-
-v1::ClientEnvelope submit(const std::string& id, std::uint64_t seq, const v1::GameCommand& c) {
-  v1::ClientEnvelope e;
-  auto* s = e.mutable_submit_command();
-  s->set_match_id(id);
-  s->set_client_seq(seq);
-  *s->mutable_command() = c;
-  return e;
-}
-
 // The last state hash a watcher was told, and how many events it has (its snapshot's count
 // plus every event pushed after it).
 struct Watched {
@@ -258,9 +206,7 @@ TEST(MatchPlay, ARepeatAfterTheMatchEndedAndTheServerRestartedGetsTheFirstAnswer
     cmd = *picker.pick(legal.legal().legal(), rules::Side::kA);
     first = call(*alice.client, submit(id, 1, cmd)).command_result();
     ASSERT_TRUE(first.accepted());
-    v1::ClientEnvelope resign;
-    resign.mutable_resign();
-    ASSERT_FALSE(error_of(call(*bob.client, with_id(resign, id))));
+    ASSERT_FALSE(error_of(call(*bob.client, resign_match(id))));
     server.signal(SIGKILL);
     server.wait(5s);
   }
@@ -516,9 +462,7 @@ TEST(MatchPlay, ADelayedSpectatorSeesOnlyWhatIsTheGivenTurnsOldUntilTheEnd) {
   EXPECT_EQ(late.snapshots[0].event_count(), visible);
   EXPECT_LE(late.snapshots[0].turn(), 2);
   // At the end the delay is lifted: everything, and the record.
-  v1::ClientEnvelope resign;
-  resign.mutable_resign();
-  ASSERT_FALSE(error_of(call(*bob.client, with_id(resign, id))));
+  ASSERT_FALSE(error_of(call(*bob.client, resign_match(id))));
   auto has_record = [](const SpectatorLog& l) { return l.record; };
   take(*carol.client, &early, has_record);
   take(*dave.client, &late, has_record);
@@ -596,9 +540,7 @@ TEST(MatchPlay, GetSnapshotShowsEachPlayerHisOwnPastAndAnEndedMatchToAnyone) {
   // Someone not seated sees nothing of a running match's past.
   EXPECT_EQ(error_of(call(*carol.client, get_snapshot(id, 1))), v1::ERROR_NOT_SEATED);
   // Once ended, anyone sees any moment, everything revealed; the last is the record's final.
-  v1::ClientEnvelope resign;
-  resign.mutable_resign();
-  ASSERT_FALSE(error_of(call(*bob.client, with_id(resign, id))));
+  ASSERT_FALSE(error_of(call(*bob.client, resign_match(id))));
   auto record = call(*carol.client, export_record(id));
   ASSERT_TRUE(record.has_record()) << record.DebugString();
   const auto n = static_cast<std::uint32_t>(record.record().entries_size());

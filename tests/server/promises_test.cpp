@@ -23,46 +23,6 @@ namespace {
 
 namespace req = client::requests;
 
-std::vector<std::string> play_flags(std::vector<std::string> extra = {}) {
-  std::vector<std::string> flags = {"--messages-per-second", "10000", "--message-burst", "10000"};
-  flags.insert(flags.end(), extra.begin(), extra.end());
-  return test_flags(flags);
-}
-
-v1::ClientEnvelope sit(const std::string& id) {
-  v1::ClientEnvelope e;
-  e.mutable_provide_entropy()->set_match_id(id);
-  e.mutable_provide_entropy()->set_entropy(client_entropy());
-  return e;
-}
-
-v1::ClientEnvelope submit(const std::string& id, std::uint64_t seq, const v1::GameCommand& c) {
-  v1::ClientEnvelope e;
-  auto* s = e.mutable_submit_command();
-  s->set_match_id(id);
-  s->set_client_seq(seq);
-  *s->mutable_command() = c;
-  return e;
-}
-
-v1::ClientEnvelope get_legal(const std::string& id) {
-  v1::ClientEnvelope e;
-  e.mutable_get_legal()->set_match_id(id);
-  return e;
-}
-
-v1::ClientEnvelope resign(const std::string& id) {
-  v1::ClientEnvelope e;
-  e.mutable_resign()->set_match_id(id);
-  return e;
-}
-
-v1::ClientEnvelope export_record(const std::string& id) {
-  v1::ClientEnvelope e;
-  e.mutable_export_record()->set_match_id(id);
-  return e;
-}
-
 v1::ClientEnvelope ping(std::uint64_t nonce) {
   v1::ClientEnvelope e;
   e.mutable_ping()->set_nonce(nonce);
@@ -148,7 +108,7 @@ TEST(ProtocolPromises, ClientSeqIsStrictlyIncreasingPerSideAndARepeatMustBeTheSa
   EXPECT_EQ(bobs.command_result().error().rule(), "match.turn") << bobs.DebugString();
   const auto next = call(*alice.client, submit(id, 11, *second_cmd));
   EXPECT_TRUE(next.command_result().accepted()) << next.DebugString();
-  ASSERT_FALSE(error_of(call(*bob.client, resign(id))));
+  ASSERT_FALSE(error_of(call(*bob.client, resign_match(id))));
   const auto record = call(*alice.client, export_record(id));
   ASSERT_TRUE(record.has_record()) << record.DebugString();
   int commands = 0;
@@ -171,7 +131,7 @@ TEST(ProtocolPromises, MatchEndedIsPushedToPlayersAndSpectatorsAtEveryDelay) {
         started(alice, bob, with_delay(req::create_match("optio/test", true), delay));
     ASSERT_TRUE(call(*alice.client, req::subscribe(id)).has_subscribed());
     ASSERT_TRUE(call(*carol.client, req::subscribe(id)).has_subscribed());
-    ASSERT_FALSE(error_of(call(*bob.client, resign(id))));
+    ASSERT_FALSE(error_of(call(*bob.client, resign_match(id))));
     const auto record = call(*alice.client, export_record(id));
     ASSERT_TRUE(record.has_record());
     for (client::ProtocolClient* c : {alice.client.get(), carol.client.get()}) {
@@ -305,7 +265,7 @@ TEST(ProtocolPromises, AFinishedMatchsPastIsReadUnderTheRuleOfWatchingIt) {
                  (k.spectators ? ", spectators" : ", no spectators"));
     auto create = req::create_match("optio/test", k.spectators, k.is_private);
     const std::string id = started(alice, bob, create);
-    ASSERT_FALSE(error_of(call(*bob.client, resign(id))));
+    ASSERT_FALSE(error_of(call(*bob.client, resign_match(id))));
     EXPECT_TRUE(call(*alice.client, export_record(id)).has_record());
     EXPECT_TRUE(call(*bob.client, req::get_snapshot(id, 1)).has_snapshot());
     const auto watched = call(*dave.client, req::subscribe(id));
@@ -327,7 +287,7 @@ TEST(ProtocolPromises, ErrorCodesAreTheDocumentedOnes) {
   Player dave = registered(server.ws_url(), "dave");
   // After the end, every match act is ERROR_MATCH_NOT_LIVE.
   const std::string id = started(alice, bob);
-  ASSERT_FALSE(error_of(call(*bob.client, resign(id))));
+  ASSERT_FALSE(error_of(call(*bob.client, resign_match(id))));
   v1::ClientEnvelope offer;
   offer.mutable_offer_draw()->set_match_id(id);
   EXPECT_EQ(error_of(call(*alice.client, offer)), v1::ERROR_MATCH_NOT_LIVE);
@@ -485,7 +445,7 @@ TEST(ProtocolPromises, SigtermCarriesOutARequestInFlightAndItsRepeatIsAnsweredAf
   const auto repeat = call(*alice.client, submit(id, 1, cmd));
   EXPECT_TRUE(repeat.command_result().accepted()) << repeat.DebugString();
   EXPECT_EQ(repeat.command_result().entry(), 1u);
-  ASSERT_FALSE(error_of(call(*bob.client, resign(id))));
+  ASSERT_FALSE(error_of(call(*bob.client, resign_match(id))));
   const auto record = call(*alice.client, export_record(id));
   int commands = 0;
   for (const auto& e : record.record().entries())

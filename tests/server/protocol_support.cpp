@@ -19,6 +19,47 @@ std::vector<std::string> test_flags(std::vector<std::string> extra) {
   return flags;
 }
 
+std::vector<std::string> play_flags(std::vector<std::string> extra) {
+  std::vector<std::string> flags = {"--messages-per-second", "10000", "--message-burst", "10000"};
+  flags.insert(flags.end(), extra.begin(), extra.end());
+  return test_flags(flags);
+}
+
+v1::ClientEnvelope sit(const std::string& match_id) {
+  v1::ClientEnvelope e;
+  e.mutable_provide_entropy()->set_match_id(match_id);
+  e.mutable_provide_entropy()->set_entropy(client_entropy());
+  return e;
+}
+
+v1::ClientEnvelope submit(const std::string& match_id, std::uint64_t seq,
+                          const v1::GameCommand& command) {
+  v1::ClientEnvelope e;
+  auto* s = e.mutable_submit_command();
+  s->set_match_id(match_id);
+  s->set_client_seq(seq);
+  *s->mutable_command() = command;
+  return e;
+}
+
+v1::ClientEnvelope get_legal(const std::string& match_id) {
+  v1::ClientEnvelope e;
+  e.mutable_get_legal()->set_match_id(match_id);
+  return e;
+}
+
+v1::ClientEnvelope resign_match(const std::string& match_id) {
+  v1::ClientEnvelope e;
+  e.mutable_resign()->set_match_id(match_id);
+  return e;
+}
+
+v1::ClientEnvelope export_record(const std::string& match_id) {
+  v1::ClientEnvelope e;
+  e.mutable_export_record()->set_match_id(match_id);
+  return e;
+}
+
 std::unique_ptr<client::ProtocolClient> greeted_client(const std::string& url,
                                                        const client::ClientOptions& options) {
   std::string error;

@@ -21,6 +21,18 @@ namespace v1 = castra::v1;
 // The flags every protocol test passes, then `extra`.
 std::vector<std::string> test_flags(std::vector<std::string> extra = {});
 
+// test_flags() above the default flood limit, for the tests that play whole games as fast as
+// the server answers.
+std::vector<std::string> play_flags(std::vector<std::string> extra = {});
+
+// The match requests the tests send.
+v1::ClientEnvelope sit(const std::string& match_id);  // ProvideEntropy with fresh entropy
+v1::ClientEnvelope submit(const std::string& match_id, std::uint64_t seq,
+                          const v1::GameCommand& command);
+v1::ClientEnvelope get_legal(const std::string& match_id);
+v1::ClientEnvelope resign_match(const std::string& match_id);
+v1::ClientEnvelope export_record(const std::string& match_id);
+
 // Connects to `url` and says Hello; nullptr (and a test failure) otherwise.
 std::unique_ptr<client::ProtocolClient> greeted_client(
     const std::string& url, const client::ClientOptions& options = client::ClientOptions());

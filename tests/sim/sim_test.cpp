@@ -14,6 +14,7 @@
 #include "common/wire/any_match.hpp"
 #include "proto/castra/v1/match.pb.h"
 #include "tests/campaign/campaign_files.hpp"
+#include "tests/support/tool_run.hpp"
 
 namespace castra {
 namespace {
@@ -24,22 +25,10 @@ const std::string kSource = CASTRA_SOURCE_DIR;
 const std::string kSim = std::string(CASTRA_BINARY_DIR) + "/tools/sim/castra-sim";
 const std::string kSeed(64, '0');
 
-struct SimRun {
-  int exit_code = -1;
-  std::string out;
-};
+using SimRun = castra::testing::ToolRun;
 
 SimRun run(const std::string& args) {
-  SimRun r;
-  FILE* p = popen((kSim + " " + args + " 2>&1").c_str(), "r");
-  if (p == nullptr) return r;
-  std::array<char, 4096> buf{};
-  std::size_t n = 0;
-  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0)
-    r.out.append(buf.data(), n);
-  const int status = pclose(p);
-  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
+  return testing::run_tool(kSim + " " + args);
 }
 
 std::string read(const std::string& path) {
