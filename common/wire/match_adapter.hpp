@@ -18,7 +18,8 @@ namespace castra::wire {
 template <typename W>
 concept WireCodec = rules::RuleSet<typename W::Game> &&
     requires(const v1::ScenarioFile& sf, const v1::GameCommand& gc, v1::GameCommand* mgc,
-             const v1::GameEvent& ge, v1::GameEvent* mge, v1::GameState* mgs, v1::GameLegal* mgl,
+             const v1::GameEvent& ge, v1::GameEvent* mge, const v1::GameState& gs,
+             v1::GameState* mgs, v1::GameLegal* mgl,
              const typename W::Game::Command& c, const typename W::Game::Event& e,
              const typename W::Game::State& s, const typename W::Game::Legal& l) {
   { W::kName } -> std::convertible_to<std::string_view>;
@@ -27,6 +28,7 @@ concept WireCodec = rules::RuleSet<typename W::Game> &&
   { W::encode_command(c, mgc) } -> std::same_as<void>;
   { W::event(ge) } -> std::same_as<Checked<typename W::Game::Event>>;
   { W::encode_event(e, mge) } -> std::same_as<void>;
+  { W::state(gs) } -> std::same_as<Checked<typename W::Game::State>>;
   { W::encode_state(s, mgs) } -> std::same_as<void>;
   { W::encode_legal(l, mgl) } -> std::same_as<void>;
 };
