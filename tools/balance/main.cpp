@@ -61,7 +61,12 @@ int main(int argc, char** argv) {
   int games = 500;
   std::uint64_t seed = 1;
   std::string file;
+  int record_game = 0;
+  std::string record_path;
   app.add_option("--games", games, "games to play")->check(CLI::PositiveNumber);
+  app.add_option("--record-game", record_game,
+                 "write this game's match record (JSON) to --record, to look at one game");
+  app.add_option("--record", record_path, "where --record-game's record goes");
   app.add_option("--seed", seed, "seed of the whole run");
   app.add_option("file", file, "a castra.v1.ScenarioFile JSON file")->required();
   CLI11_PARSE(app, argc, argv);
@@ -84,10 +89,19 @@ int main(int argc, char** argv) {
     const std::uint64_t game_seed = seed * 1000003u + static_cast<std::uint64_t>(game);
     Brain a(Strength::kGreedy, game_seed * 2 + 1);
     Brain b(Strength::kGreedy, game_seed * 2 + 2);
-    auto result = castra::bot::play_game({scenario, game_seed, 20000}, a, b);
+    const bool keep = game == record_game && !record_path.empty();
+    auto result = castra::bot::play_game({scenario, game_seed, 20000, keep}, a, b);
     if (!result) {
       std::fprintf(stderr, "bad scenario: %s\n", result.error().message.c_str());
       return 1;
+    }
+    if (keep && result->record) {
+      std::string json;
+      google::protobuf::util::JsonPrintOptions pretty;
+      pretty.add_whitespace = true;
+      pretty.preserve_proto_field_names = true;
+      (void)google::protobuf::util::MessageToJsonString(*result->record, &json, pretty);
+      std::ofstream(record_path) << json;
     }
     t.turns += result->turns;
     t.entries += static_cast<long>(result->entries);
