@@ -305,7 +305,7 @@ TEST(ClientLobby, ThePickerListsTheBattlesWithTheirBalanceAndDrawsAPreview) {
   EXPECT_TRUE(p->region("picker-title Cannae, 216 BC"));
   EXPECT_TRUE(p->region("picker-title Marathon, 490 BC"));
   // The figures of the README's balance tables.
-  EXPECT_TRUE(p->region("picker-balance optio/cannae: 99.6% / 0.0%"));
+  EXPECT_TRUE(p->region("picker-balance optio/cannae: 47.4% / 45.2%"));
   EXPECT_TRUE(p->region("picker-balance optio/trebia: 53.6% / 40.8%"));
   EXPECT_TRUE(p->region("picker-balance stand/marathon: 48.0% / 52.0%"));
   // Cannae's preview: open ground, and both armies' counters (its deployment is fixed).
