@@ -7,6 +7,7 @@
 
 #include "common/rules/optio/reasons.hpp"
 #include "common/wire/optio_codec.hpp"
+#include "common/wire/reasons_codec.hpp"
 #include "tests/rules/optio/random_player.hpp"
 #include "tests/rules/optio/support.hpp"
 
@@ -117,6 +118,29 @@ TEST(Reasons, OptioCommandViewFollowsTheChainAndMarksUnitsOutOfCommand) {
   EXPECT_EQ(command_view(s, kA),
             (std::vector<UnitCommand>{
                 {1, 1, 1, true, 0}, {2, 1, 1, true, 1}, {3, 1, 1, false, 0}, {4, 1, 1, true, 2}}));
+}
+
+// Two battles that differ only in side A's orders path: side B's answers, computed as the
+// server computes them (on B's projection, through the wire codec), are the same bytes.
+TEST(Reasons, OptioAnswersToTheOpponentAreTheSameWhateverSideAsOrders) {
+  Battle b = two_units();
+  b.unit(5, kA, UT::kCavalry, {3, 2}, kS, 3).leader(3, kA, false, 3, 5);
+  b.unit(92, kB, UT::kHeavyInfantry, {5, 6}, kN).unit(93, kB, UT::kCavalry, {9, 6}, kN);
+  const State near = b.start({{3, {{3, 2}}}});
+  const State far = b.start({{3, {{3, 2}, {3, 3}, {4, 4}, {5, 5}}}});
+  ASSERT_FALSE(near == far);
+  for (int id : {91, 92, 93, 5}) {
+    v1::Piece piece;
+    piece.set_unit(id);
+    const auto answer = [&](const State& s) {
+      return wire::piece_reasons(Game::project(s, Viewer::kSideB), kB, piece).SerializeAsString();
+    };
+    EXPECT_EQ(answer(near), answer(far)) << "unit " << id;
+  }
+  // Side A's own answer may depend on its own path: the view is the asker's.
+  v1::Piece sub;
+  sub.set_unit(5);
+  EXPECT_EQ(wire::piece_reasons(Game::project(near, Viewer::kSideA), kA, sub).commands_size(), 3);
 }
 
 // ---- random games ---------------------------------------------------------------------------
