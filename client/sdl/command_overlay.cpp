@@ -44,8 +44,8 @@ void draw_command_chains(Painter& p, const SquareGeometry& g, const v1::optio::S
     const v1::optio::Unit* to = optio_unit(s, c.joined_to());
     if (to == nullptr || !to->placed()) continue;
     const PointF from = g.centre(to->at().col(), to->at().row());
-    p.line(from, at, cell * 0.12f, color);
-    p.fill_circle(at, cell * 0.1f, color);
+    p.line(from, at, cell * 0.07f, color);
+    p.fill_circle(at, cell * 0.09f, color);
   }
 }
 

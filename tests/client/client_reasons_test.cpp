@@ -127,6 +127,19 @@ TEST(ClientReasons, SelectingAUnitThatHasMovedShowsTheRuleAndTheToggleDrawsTheCh
   }
   ASSERT_NE(unit, 0);
   ASSERT_TRUE(alice.submit(advance));
+  // And her cavalry unit 2, joined to unit 1 and its subcommander, rides three squares off,
+  // out of its command's chain.
+  v1::GameCommand ride;
+  for (const auto& ul : alice.legal().optio().units()) {
+    if (ul.unit() != 2) continue;
+    for (const auto& a : ul.advances()) {
+      if (ride.has_optio() || a.charge_target() != 0 || a.steps_size() != 3) continue;
+      ride.mutable_optio()->mutable_advance()->set_unit(2);
+      *ride.mutable_optio()->mutable_advance()->mutable_steps() = a.steps();
+    }
+  }
+  ASSERT_TRUE(ride.has_optio());
+  ASSERT_TRUE(alice.submit(ride));
   const auto told = alice.reasons(unit);
   ASSERT_FALSE(told.can_act()) << told.DebugString();
   const auto& to = advance.optio().advance().steps(0);
@@ -181,6 +194,19 @@ TEST(ClientReasons, SelectingAUnitThatHasMovedShowsTheRuleAndTheToggleDrawsTheCh
     ++links;
   }
   EXPECT_GT(links, 3) << "Cannae's lines are chains of several units";
+  // Every unit out of command is ringed in red; unit 2 is one of them.
+  int out = 0;
+  for (const auto& c : view.commands()) {
+    if (c.in_command()) continue;
+    const o::Unit* u = unit_of(st, c.unit());
+    const auto pu = chains->cell(u->at().col(), u->at().row());
+    ASSERT_TRUE(pu);
+    const int h = static_cast<int>(chains->cell_size() * 0.5);
+    EXPECT_GT(pixels_near(*chains, rgb(theme::kError), *pu, h), 30) << "unit " << c.unit();
+    EXPECT_EQ(pixels_near(*plain, rgb(theme::kError), *pu, h), 0) << "unit " << c.unit();
+    out += c.unit() == 2 ? 1 : 0;
+  }
+  EXPECT_EQ(out, 1) << "unit 2 is out of command";
 }
 
 }  // namespace

@@ -44,7 +44,7 @@ TEST(Reasons, APlayerIsToldWhyHisUnitCannotActAndWhoCommandsIt) {
   EXPECT_EQ(waiting.reasons().refusals(0).why().rule(), "optio.2.sequence");
   EXPECT_EQ(waiting.reasons().refusals(0).why().message(), "it is side A's deployment phase");
 
-  // Both deploy and hand in their orders; then alice advances unit 1, which has no shot.
+  // Both deploy and hand in their orders; then alice turns a unit that has no shot.
   Picker pickers[2];
   std::uint64_t seq[2] = {0, 0};
   Player* players[2] = {&alice, &bob};
@@ -63,23 +63,26 @@ TEST(Reasons, APlayerIsToldWhyHisUnitCannotActAndWhoCommandsIt) {
     }
   }
   ASSERT_TRUE(move.has_legal()) << "side A's move phase never came";
-  const v1::optio::UnitLegal* one = nullptr;
+  // Units 1 to 3 of optio/test are heavy infantry: they have no shot. The picker deployed
+  // them facing north against their own edge, so the move is a rotation.
+  int unit = 0;
+  v1::GameCommand rotate;
   for (const auto& u : move.legal().optio().units()) {
-    if (u.unit() == 1) one = &u;
+    if (unit != 0 || u.unit() > 3 || u.rotations_size() == 0) continue;
+    unit = u.unit();
+    rotate.mutable_optio()->mutable_rotate()->set_unit(unit);
+    rotate.mutable_optio()->mutable_rotate()->set_facing(u.rotations(0));
   }
-  ASSERT_TRUE(one != nullptr && one->advances_size() > 0);
-  auto before = call(*alice.client, reasons_for(id, 1));
+  ASSERT_NE(unit, 0) << move.DebugString();
+  auto before = call(*alice.client, reasons_for(id, unit));
   EXPECT_TRUE(before.reasons().can_act());
-  v1::GameCommand advance;
-  advance.mutable_optio()->mutable_advance()->set_unit(1);
-  *advance.mutable_optio()->mutable_advance()->mutable_steps() = one->advances(0).steps();
-  ASSERT_TRUE(call(*alice.client, submit(id, ++seq[0], advance)).command_result().accepted());
+  ASSERT_TRUE(call(*alice.client, submit(id, ++seq[0], rotate)).command_result().accepted());
 
-  auto after = call(*alice.client, reasons_for(id, 1));
+  auto after = call(*alice.client, reasons_for(id, unit));
   ASSERT_TRUE(after.has_reasons()) << after.DebugString();
   EXPECT_FALSE(after.reasons().can_act());
   EXPECT_EQ(after.reasons().match_id(), id);
-  EXPECT_EQ(after.reasons().piece().unit(), 1);
+  EXPECT_EQ(after.reasons().piece().unit(), unit);
   bool moved_once = false;
   for (const auto& r : after.reasons().refusals()) {
     if (r.action() == "rotate") moved_once = r.why().rule() == "optio.5.once";
