@@ -130,7 +130,8 @@ TEST(ClientReasons, SelectingAUnitThatHasMovedShowsTheRuleAndTheToggleDrawsTheCh
   // And her cavalry unit 2, joined to unit 1 and its subcommander, rides three squares off,
   // out of its command's chain.
   v1::GameCommand ride;
-  for (const auto& ul : alice.legal().optio().units()) {
+  const v1::GameLegal after = alice.legal();
+  for (const auto& ul : after.optio().units()) {
     if (ul.unit() != 2) continue;
     for (const auto& a : ul.advances()) {
       if (ride.has_optio() || a.charge_target() != 0 || a.steps_size() != 3) continue;
@@ -207,6 +208,92 @@ TEST(ClientReasons, SelectingAUnitThatHasMovedShowsTheRuleAndTheToggleDrawsTheCh
     out += c.unit() == 2 ? 1 : 0;
   }
   EXPECT_EQ(out, 1) << "unit 2 is out of command";
+}
+
+// The simplest STAND! deployment: one type at a time, as many as the first listed hex takes;
+// else the end of the phase.
+std::optional<v1::GameCommand> deploy_or_end(const v1::stand::Legal& l) {
+  v1::GameCommand c;
+  for (const auto& g : l.deploy()) {
+    if (g.types_size() != 1 || g.destinations_size() == 0) continue;
+    auto* dep = c.mutable_stand()->mutable_deploy();
+    *dep->mutable_hex() = g.destinations(0).hex();
+    *dep->mutable_figures() = g.destinations(0).most();
+    return c;
+  }
+  if (l.end_phase()) {
+    c.mutable_stand()->mutable_end_phase();
+    return c;
+  }
+  return std::nullopt;
+}
+
+TEST(ClientReasons, SelectingAStandHexWithNoEnemyNextToItInTheFightPhaseShowsTheRule) {
+  testing::ServerProcess server(
+      {"--argon2-opslimit", "1", "--argon2-memlimit", "8192", "--log-level", "debug"});
+  ASSERT_TRUE(server.started()) << server.log();
+  Seat seats[2] = {Seat::registered(server.ws_url(), "alice"),
+                   Seat::registered(server.ws_url(), "bob")};
+  auto create = client::requests::create_match("stand/training", true);
+  const std::string id = seats[0].call(create).match_created().match().match_id();
+  ASSERT_FALSE(id.empty());
+  v1::ClientEnvelope sit;
+  sit.mutable_provide_entropy()->set_match_id(id);
+  sit.mutable_provide_entropy()->set_entropy(std::string(32, 'a'));
+  ASSERT_TRUE(seats[0].call(sit).has_done());
+  ASSERT_TRUE(
+      seats[1].call(client::requests::join_match(id, std::string(32, 'b'))).has_match_joined());
+  seats[0].match_id = seats[1].match_id = id;
+  // Both deploy; the side that moves first ends its move phase at once: in the fight phase
+  // its hexes, far from the enemy, have nothing to attack.
+  int mover = -1;
+  for (int round = 0; round < 300 && mover < 0; ++round) {
+    for (int k = 0; k < 2 && mover < 0; ++k) {
+      const auto l = seats[k].legal().stand();
+      if (l.phase() == v1::stand::PHASE_MOVE && l.end_phase()) {
+        mover = k;
+      } else if (auto c = deploy_or_end(l)) {
+        ASSERT_TRUE(seats[k].submit(*c));
+      }
+    }
+  }
+  ASSERT_GE(mover, 0) << "nobody reached the move phase";
+  v1::GameCommand end;
+  end.mutable_stand()->mutable_end_phase();
+  ASSERT_TRUE(seats[mover].submit(end));
+  EXPECT_EQ(seats[mover].legal().stand().attacks_size(), 0);
+  // One of the mover's hexes, from the board he is shown.
+  EXPECT_TRUE(seats[mover].call(client::requests::subscribe(id)).has_subscribed());
+  std::optional<v1::Coord> hex;
+  std::string error;
+  while (!hex) {
+    auto push = seats[mover].c->next_push(5s, &error);
+    ASSERT_TRUE(push) << error;
+    const auto* view = push->has_match_update() ? testing::view_of(push->match_update()) : nullptr;
+    if (view == nullptr) continue;
+    for (const auto& t : view->state().stand().tiles()) {
+      if (!hex && t.has_troops() && t.troops().side() == (mover == 0 ? v1::SIDE_A : v1::SIDE_B))
+        hex = t.hex();
+    }
+  }
+  ASSERT_TRUE(hex);
+  const std::string name = mover == 0 ? "alice" : "bob";
+  const std::string dir = testing::make_temp_dir("castra-client-reasons-stand");
+  testing::write_file(dir + "/script.txt",
+                      "wait snapshot timeout=30000\nwait phase fight timeout=30000\n"
+                      "click-cell " +
+                          std::to_string(hex->col()) + " " + std::to_string(hex->row()) +
+                          "\nwait reasons stand.4.target timeout=20000\nframes 3\n"
+                          "screenshot blocked.png\nquit\n");
+  testing::ClientProcess client(
+      dir, {"--server", server.ws_url(), "--name", name, "--password", name + "-password", "--open",
+            id, "--script", dir + "/script.txt", "--exit-after", "100"});
+  ASSERT_EQ(client.wait(120s), 0) << testing::read_file(dir + "/client.log");
+  auto blocked = Picture::load(dir + "/blocked.png");
+  ASSERT_TRUE(blocked);
+  const auto reasons = blocked->region("reasons");
+  ASSERT_TRUE(reasons) << "no reasons panel in " << dir << "/blocked.png";
+  EXPECT_GT(blocked->count(rgb(theme::kText), *reasons), 50) << "its words are written";
 }
 
 }  // namespace
