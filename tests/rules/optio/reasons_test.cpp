@@ -73,7 +73,7 @@ TEST(Reasons, OptioUnitOutOfCommandThatMovedLastTurnMayNotMove) {
   // The same unit in command (it moved last turn too) is free to act.
   s.unit(2)->moved_last_turn = true;
   EXPECT_TRUE(reasons(s, kA, unit(2)).can_act);
-  EXPECT_TRUE(reasons(s, kA, unit(2)).refusals.size() == 1u);  // only shooting
+  EXPECT_EQ(reasons(s, kA, unit(2)).refusals.size(), 1u);  // only shooting
 }
 
 TEST(Reasons, OptioUnitInContactMayNotAdvanceButStillRotates) {
