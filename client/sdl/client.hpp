@@ -19,6 +19,7 @@
 #include "proto/castra/v1/campaign.pb.h"
 #include "proto/castra/v1/match.pb.h"
 #include "proto/castra/v1/protocol.pb.h"
+#include "proto/castra/v1/reasons.pb.h"
 
 namespace castra::client {
 
@@ -136,6 +137,11 @@ struct MatchData {
   std::chrono::steady_clock::time_point past_sent{};
   std::set<std::uint32_t> past_refused;  // answered with an error: not asked again
   bool replay_on_open = false;           // opened from the lobby's Replay
+  // GetReasons answers for the board shown, by the piece asked about (its bytes; "" for the
+  // command view alone), and the pieces asked about whose answer has not come yet.
+  std::map<std::string, v1::PieceReasons> reasons;
+  std::uint64_t reasons_for_events = 0;
+  std::set<std::string> reasons_asked;
 };
 
 // Settings of the "new match" form.
@@ -209,6 +215,10 @@ class Client {
   // skips the pictures in between. Cached by entry count for the match on screen.
   const v1::Snapshot* past_snapshot(std::uint32_t entries);
   void send_chat(const std::string& text);
+  // Why one of the player's own pieces cannot act, and Optio's command view (GetReasons; no
+  // piece: the command view alone), as the server says for the board shown: nullptr until
+  // the answer is here. Asks once per piece and board (client_reasons.cpp).
+  const v1::PieceReasons* reasons(const v1::Piece& piece);
   // Writes the exported record as JSON (protobuf's JSON mapping); the path, or "" and an error
   // message.
   std::string save_record(const std::string& dir);

@@ -2,6 +2,7 @@
 #include <cmath>
 #include <sstream>
 
+#include "client/sdl/command_overlay.hpp"
 #include "client/sdl/computer_mark.hpp"
 #include "client/sdl/labels.hpp"
 #include "client/sdl/optio_board.hpp"
@@ -409,6 +410,15 @@ void MatchScreen::draw_panel(Ui& ui, Client& client, const SDL_Rect& r) {
   p.fill_rect(SDL_Rect{x, y, w, 1}, theme::kPanelLine);
   y += 10;
   // The selection and its actions.
+  if (!replay_ && m.snapshot && m.snapshot->state().has_optio() && m.role == v1::ROLE_PLAYER &&
+      !m.offline) {
+    if (ui.button(SDL_Rect{x, y, 170, 26}, "Command chains (C)",
+                  show_chains_ ? ButtonStyle::kToggleOn : ButtonStyle::kNormal, true, SDLK_c, 13,
+                  "Command chains")) {
+      show_chains_ = !show_chains_;
+    }
+    y += 32;
+  }
   if (!replay_ && m.snapshot) {
     const SDL_Rect area{x, y, w, r.h / 2};
     int used = 0;
@@ -627,6 +637,10 @@ void MatchScreen::draw_board(Ui& ui, Client& client, const SDL_Rect& r) {
       }
     }
     draw_optio_board(p, r, *squares_, st, ov);
+    if (!replay_ && show_chains_) {
+      if (const v1::PieceReasons* view = client.reasons(v1::Piece()))
+        draw_command_chains(p, *squares_, st, *view);
+    }
   } else {
     const auto& st = snap->state().stand();
     board_cols_ = st.width();

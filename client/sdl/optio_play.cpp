@@ -4,6 +4,7 @@
 #include <cstdlib>
 
 #include "client/sdl/labels.hpp"
+#include "client/sdl/reason_panel.hpp"
 #include "client/sdl/theme.hpp"
 
 namespace castra::client {
@@ -607,6 +608,7 @@ int OptioPlay::panel(Ui& ui, Client& client, const SDL_Rect& r) {
     if (ld.abandoned()) t += ", orders abandoned";
     y = say_line(p, t, x, y, w, theme::kGold, 13);
   }
+  if (u->side() == me) y = draw_reasons(ui, client.reasons(unit_piece(u->id())), x, y, w);
   const o::UnitLegal* ul = unit_legal(client, u->id());
   if (ul == nullptr || s->phase() != o::PHASE_MOVE) return y - r.y;
   y = say_line(p, ul->in_command() ? "In command" : "Out of command: one square at most, no charge",

@@ -153,6 +153,7 @@ class MatchScreen {
   bool end_open_ = false;
   bool end_dismissed_ = false;
   bool show_cards_ = true;
+  bool show_chains_ = false;  // Optio: the command overlay (C)
   std::string saved_record_;
   bool replay_ = false;
   std::size_t replay_pos_ = 0;  // events shown: log[0, replay_pos_)

@@ -175,6 +175,17 @@ bool ScriptRunner::holds(const std::string& condition, Context& ctx, std::string
     const auto entries = ctx.match.replay_shown_entries(m);
     return entries && *entries == static_cast<std::uint32_t>(n);
   }
+  if (what == "reasons") {
+    // reasons RULE: the server's answer for a piece on the board shown names RULE; reasons
+    // view: its command view is here.
+    if (!needs(2)) return false;
+    for (const auto& [piece, r] : m.reasons) {
+      if (w[1] == "view" && r.commands_size() > 0) return true;
+      for (const auto& x : r.refusals())
+        if (x.why().rule() == w[1]) return true;
+    }
+    return false;
+  }
   if (what == "ended") return (m.snapshot && m.snapshot->ended()) || m.ended.has_value();
   if (what == "record") return m.record.has_value();
   if (what == "seed-ok") return ctx.client.seed_matches().value_or(false);

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "client/sdl/labels.hpp"
+#include "client/sdl/reason_panel.hpp"
 #include "client/sdl/theme.hpp"
 
 namespace castra::client {
@@ -392,6 +393,9 @@ int StandPlay::panel(Ui& ui, Client& client, const SDL_Rect& r) {
       y = say_line(p, "Not yet moved: " + stand_figures_text(tr.unmoved()), x, y, w,
                    theme::kTextDim, 13);
     if (tr.attacked()) y = say_line(p, "Has attacked this phase.", x, y, w, theme::kTextDim, 13);
+    if (tr.side() == client.match().side) {
+      y = draw_reasons(ui, client.reasons(hex_piece(selected_->col, selected_->row)), x, y, w);
+    }
   }
   if (l == nullptr) return y - r.y;
   y += 4;

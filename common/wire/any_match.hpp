@@ -18,6 +18,7 @@
 #include "common/match/match.hpp"
 #include "common/rules/types.hpp"
 #include "proto/castra/v1/match.pb.h"
+#include "proto/castra/v1/reasons.pb.h"
 
 namespace castra::wire {
 
@@ -88,6 +89,9 @@ class AnyMatch {
   virtual Checked<v1::Snapshot> snapshot_after(std::size_t entries, Viewer v) const = 0;
   // What `side` may do now (sent only to that side).
   virtual v1::GameLegal legal(Side side) const = 0;
+  // Why `side`'s piece cannot act, and Optio's command view, on `side`'s own projection
+  // (sent only to that side).
+  virtual v1::PieceReasons reasons(Side side, const v1::Piece& piece) const = 0;
   // Log entry i as stored (no salts) and its salts (stored apart, secret until the end).
   virtual v1::LogEntry log_entry(std::size_t i) const = 0;
   virtual std::vector<SealSalt> salts(std::size_t i) const = 0;

@@ -10,6 +10,7 @@
 
 #include "common/match/record.hpp"
 #include "common/wire/any_match.hpp"
+#include "common/wire/reasons_codec.hpp"
 
 namespace castra::wire {
 
@@ -99,6 +100,10 @@ class MatchAdapter final : public AnyMatch {
     v1::GameLegal out;
     W::encode_legal(G::legal(m_.state(), side), &out);
     return out;
+  }
+
+  v1::PieceReasons reasons(Side side, const v1::Piece& piece) const override {
+    return piece_reasons(G::project(m_.state(), rules::viewer_of(side)), side, piece);
   }
 
   v1::LogEntry log_entry(std::size_t i) const override {

@@ -259,6 +259,8 @@ const std::vector<Route>& routes() {
        CASTRA_MATCH_ID(submit_command), submit_form, &H::submit_command},
       {Env::kGetLegal, "get_legal", A::kAccount, M::kSeated, CASTRA_MATCH_ID(get_legal),
        CASTRA_ID_FORM(get_legal), &H::get_legal},
+      {Env::kGetReasons, "get_reasons", A::kAccount, M::kSeated, CASTRA_MATCH_ID(get_reasons),
+       CASTRA_ID_FORM(get_reasons), &H::get_reasons},
       {Env::kResign, "resign", A::kAccount, M::kSeated, CASTRA_MATCH_ID(resign),
        CASTRA_ID_FORM(resign), &H::resign},
       {Env::kOfferDraw, "offer_draw", A::kAccount, M::kSeated, CASTRA_MATCH_ID(offer_draw),

@@ -64,6 +64,7 @@ class Handlers {
   // The match runtime's requests (server/dispatch/match_handlers.cpp).
   void submit_command(Call& call);
   void get_legal(Call& call);
+  void get_reasons(Call& call);
   void resign(Call& call);
   void offer_draw(Call& call);
   void answer_draw(Call& call);

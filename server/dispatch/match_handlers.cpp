@@ -255,6 +255,20 @@ void Handlers::get_legal(Call& call) {
               });
 }
 
+void Handlers::get_reasons(Call& call) {
+  auto host = host_of(call);
+  if (!host)
+    return call.reply.fail(fail(v1::ERROR_MATCH_NOT_LIVE, "this match is not being played"));
+  host->reasons(side_of(call.side), call.request.get_reasons().piece(),
+                [reply = call.reply, id = call.match->id](runtime::Answer<v1::PieceReasons> a) {
+                  if (failed(reply, a, "get_reasons")) return;
+                  v1::ServerEnvelope e;
+                  *e.mutable_reasons() = a.value();
+                  e.mutable_reasons()->set_match_id(id);
+                  reply.ok(std::move(e));
+                });
+}
+
 void Handlers::resign(Call& call) {
   auto host = host_of(call);
   if (!host)

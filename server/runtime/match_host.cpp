@@ -421,6 +421,14 @@ void MatchHost::legal(Side side, Reply<v1::GameLegal> done) {
   });
 }
 
+void MatchHost::reasons(Side side, v1::Piece piece, Reply<v1::PieceReasons> done) {
+  act([this, side, piece = std::move(piece), done = std::move(done)] {
+    v1::PieceReasons out = match_->reasons(side, piece);
+    out.set_event_count(match_->event_count());
+    done(std::move(out));
+  });
+}
+
 const v1::GameLegal& MatchHost::legal_now(Side side) {
   auto& cached = legal_[rules::index(side)];
   if (!cached) cached = match_->legal(side);

@@ -138,6 +138,9 @@ class MatchHost : public std::enable_shared_from_this<MatchHost> {
 
   // What `side` may do now (only ever for that side).
   void legal(Side side, Reply<v1::GameLegal> done);
+  // Why `side`'s piece cannot act, with Optio's command view, on its own projection (only
+  // ever for that side).
+  void reasons(Side side, v1::Piece piece, Reply<v1::PieceReasons> done);
   // What `viewer` saw after the first `entries` committed log entries.
   void snapshot_at(Viewer viewer, std::uint32_t entries, Reply<v1::Snapshot> done);
 

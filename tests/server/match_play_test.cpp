@@ -718,8 +718,26 @@ class Recording {
   client::ProtocolClient& c_;
 };
 
+// Bob's own pieces in optio/test (units 11-16, leaders 3 and 4) and one of alice's: what he
+// asks GetReasons about after every command, so that the reasons frames join the compared ones.
+std::vector<v1::ClientEnvelope> reasons_requests(const std::string& id) {
+  std::vector<v1::ClientEnvelope> out;
+  for (int unit : {11, 12, 13, 14, 15, 16, 5}) {
+    v1::ClientEnvelope& e = out.emplace_back();
+    e.mutable_get_reasons()->set_match_id(id);
+    e.mutable_get_reasons()->mutable_piece()->set_unit(unit);
+  }
+  for (int leader : {3, 4}) {
+    v1::ClientEnvelope& e = out.emplace_back();
+    e.mutable_get_reasons()->set_match_id(id);
+    e.mutable_get_reasons()->mutable_piece()->set_leader(leader);
+  }
+  return out;
+}
+
 // One Optio match played to the move phase of turn 2, side A's orders paths going
-// `a_extra` squares past their starts; what bob (side B) and carol (a spectator) received.
+// `a_extra` squares past their starts; what bob (side B) and carol (a spectator) received,
+// bob's reasons for his pieces after every round included.
 struct Seen {
   Frames bob;
   Frames carol;
@@ -756,6 +774,9 @@ Seen play_with_orders(Player& alice, Player& bob, Player& carol, int a_extra) {
       auto r = b.call(submit(id, ++seq_b, *cmd));
       if (r.command_result().accepted() && cmd->optio().has_end_phase()) ++phases;
     }
+    for (const auto& ask : reasons_requests(id)) {
+      EXPECT_TRUE(b.call(ask).has_reasons());
+    }
   }
   EXPECT_FALSE(call(*alice.client, export_record(id)).has_record()) << "the match must not be over";
   b.drain();
@@ -789,6 +810,8 @@ bool contains(const std::vector<std::string>& frames, const std::string& pattern
   return false;
 }
 
+// Also the reasons frames (bob's replies): who is in command and what stops a piece are
+// worked out on bob's own projection, never from side A's orders.
 TEST(MatchPlay, OrdersCardsNeverReachTheOpponentOrSpectatorsFrameByFrame) {
   ServerProcess server(play_flags());
   ASSERT_TRUE(server.started()) << server.log();
