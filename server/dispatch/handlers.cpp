@@ -335,6 +335,7 @@ void Handlers::provide_entropy(Call& call) {
                              reply.ok(done_envelope());
                              push_match_updated(*row, id);
                              seated(account, *row);
+                             tell_rematch(*row);
                            });
 }
 

@@ -33,6 +33,7 @@ struct Services {
   runtime::Runtime* play = nullptr;  // the match runtime; null in the lobby-only mode
   campaign_server::Campaigns* campaigns = nullptr;
   notify::TargetStore* notification_targets = nullptr;  // SetNotifications' store
+  store::SqlAccess* sql = nullptr;  // GetPlayer's reads (ratings, finished matches)
 };
 
 class Handlers {
@@ -90,6 +91,11 @@ class Handlers {
   // A campaign's battle has begun: MatchUpdated to its players' connections.
   void on_battle_started(const store::MatchRow& row) { push_match_updated(row, 0); }
 
+  // Players and rematches (server/dispatch/player_handlers.cpp).
+  void get_player(Call& call);
+  void list_online(Call& call);
+  void offer_rematch(Call& call);
+
   // The account's reminder targets (server/dispatch/notify_handlers.cpp).
   void set_notifications(Call& call);
   // A connection has gone: its match observers stop, its seats count as away; it follows no
@@ -139,6 +145,8 @@ class Handlers {
                                             const castra::v1::StoredCampaign& c,
                                             const std::string& code);
   void campaign_client_gone(std::uint64_t client_id);
+  // RematchOffered to the opponent when `row` is an offered rematch whose offerer is seated.
+  void tell_rematch(const store::MatchRow& row);
 
   Services s_;
   std::map<std::string, std::set<std::uint64_t>> campaign_followers_;  // by campaign id
@@ -148,6 +156,14 @@ class Handlers {
     std::optional<int> seat;
   };
   std::map<std::pair<std::uint64_t, std::string>, Watch> watches_;  // service thread only
+  // Rematches offered, by the finished match's id; in memory: an offer lapses with a restart.
+  struct Rematch {
+    std::string match_id;  // the new match
+    std::int64_t from = 0;
+    std::int64_t to = 0;
+    std::string code;  // its invitation code
+  };
+  std::map<std::string, Rematch> rematches_;
 };
 
 }  // namespace castra::dispatch

@@ -24,10 +24,6 @@ constexpr const char* kInsertRated =
 constexpr const char* kRatingsOf =
     "SELECT ruleset, rating, deviation, volatility, games FROM ratings WHERE account_id = ?1 "
     "ORDER BY ruleset";
-constexpr const char* kChangeOf =
-    "SELECT player_a, player_b, rating_a, rating_b, new_rating_a, new_rating_b FROM "
-    "rated_matches WHERE match_id = ?1";
-
 // The player's rating in `ruleset` as it stands, a new player's when he has none.
 store::Status current(store::Db& db, std::int64_t account, const std::string& ruleset,
                       Rating* out) {
@@ -113,21 +109,6 @@ store::Status ratings_of(store::Db& db, std::int64_t account, std::vector<Stored
                                 Rating{q->column_real(1), q->column_real(2), q->column_real(3)},
                                 static_cast<int>(q->column_int(4))});
   }
-  return s;
-}
-
-store::Status rating_change(store::Db& db, const std::string& match_id, std::int64_t account,
-                            double* change, bool* found) {
-  *found = false;
-  store::Status s;
-  store::Lease q = db.statement(kChangeOf, &s);
-  if (!s.ok()) return s;
-  q->bind(1, match_id);
-  if (!q->step(&s)) return s;
-  const bool is_a = q->column_int(0) == account;
-  if (!is_a && q->column_int(1) != account) return s;
-  *found = true;
-  *change = is_a ? q->column_real(4) - q->column_real(2) : q->column_real(5) - q->column_real(3);
   return s;
 }
 

@@ -32,8 +32,4 @@ struct StoredRating {
 // The account's ratings, one per game it has played rated (ruleset order).
 store::Status ratings_of(store::Db& db, std::int64_t account, std::vector<StoredRating>* out);
 
-// A rated match's change for one of its players (new rating minus old); false when unrated.
-store::Status rating_change(store::Db& db, const std::string& match_id, std::int64_t account,
-                            double* change, bool* found);
-
 }  // namespace castra::ratings
