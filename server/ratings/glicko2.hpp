@@ -35,6 +35,8 @@ Rating update(const Rating& player, const std::vector<Game>& games, const Params
 
 // Lichess shows a rating with "?" while its RD is above this: too few games to trust it.
 constexpr double kProvisionalDeviation = 110.0;
-inline bool provisional(const Rating& r) { return r.deviation > kProvisionalDeviation; }
+inline bool provisional(const Rating& r) {
+  return r.deviation > kProvisionalDeviation;
+}
 
 }  // namespace castra::ratings

@@ -47,8 +47,8 @@ store::Status finished_matches_of(store::Db& db, std::int64_t account,
     m.ended_ms = q->column_int(7);
     m.rated = q->column_int(8) != 0;
     if (m.rated) {
-      m.rating_change = is_a ? q->column_real(10) - q->column_real(9)
-                             : q->column_real(12) - q->column_real(11);
+      m.rating_change =
+          is_a ? q->column_real(10) - q->column_real(9) : q->column_real(12) - q->column_real(11);
     }
     out->push_back(std::move(m));
   }

@@ -16,10 +16,10 @@ struct FinishedMatch {
   std::string id;
   std::string ruleset;
   std::string scenario;
-  int side = 0;                           // the player's: 0 A, 1 B
-  std::optional<std::int64_t> opponent;   // nullopt: the computer's seat
-  std::string settings;                   // castra.v1.MatchSettings bytes
-  std::string outcome;                    // castra.v1.Outcome bytes
+  int side = 0;                          // the player's: 0 A, 1 B
+  std::optional<std::int64_t> opponent;  // nullopt: the computer's seat
+  std::string settings;                  // castra.v1.MatchSettings bytes
+  std::string outcome;                   // castra.v1.Outcome bytes
   std::int64_t ended_ms = 0;
   bool rated = false;
   double rating_change = 0.0;  // rated only

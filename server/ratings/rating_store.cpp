@@ -36,8 +36,8 @@ store::Status current(store::Db& db, std::int64_t account, const std::string& ru
   return s;
 }
 
-store::Status save(store::Db& db, std::int64_t account, const std::string& ruleset,
-                   const Rating& r, std::int64_t now_ms) {
+store::Status save(store::Db& db, std::int64_t account, const std::string& ruleset, const Rating& r,
+                   std::int64_t now_ms) {
   store::Status s;
   store::Lease q = db.statement(kUpsertRating, &s);
   if (!s.ok()) return s;

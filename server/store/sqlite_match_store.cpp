@@ -298,8 +298,7 @@ Status SqliteMatchStore::open(const StoreOptions& options,
   return Status::success();
 }
 
-SqliteMatchStore::SqliteMatchStore(Db write_db, std::optional<Db> read_db,
-                                   FinishedHook on_finished)
+SqliteMatchStore::SqliteMatchStore(Db write_db, std::optional<Db> read_db, FinishedHook on_finished)
     : write_db_(std::move(write_db)),
       read_db_(std::move(read_db)),
       on_finished_(std::move(on_finished)) {}

@@ -21,8 +21,8 @@ namespace castra::store {
 using FinishedHook = std::function<Status(Db&, const MatchRow&)>;
 
 struct StoreOptions {
-  OpenOptions database;  // path (or ":memory:"), durability, busy timeout
-  WriterOptions writer;  // queue bound and batch size
+  OpenOptions database;      // path (or ":memory:"), durability, busy timeout
+  WriterOptions writer;      // queue bound and batch size
   FinishedHook on_finished;  // empty: nothing more is written at a match's end
 };
 
