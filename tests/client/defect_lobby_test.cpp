@@ -36,7 +36,7 @@ std::string rect_text(const SDL_Rect& r) {
 TEST(ClientDefect, LobbyRowTextDoesNotOverlap) {
   testing::ServerProcess server({"--argon2-opslimit", "1", "--argon2-memlimit", "8192"});
   ASSERT_TRUE(server.started()) << server.log();
-  // A private STAND! match with a long title, spectators one turn behind: the longest row.
+  // A STAND! match with a long title and long armies, spectators one turn behind.
   std::string error;
   auto alice = client::ProtocolClient::connect(server.ws_url(), 5s, &error);
   ASSERT_TRUE(alice && alice->hello(5s, &error)) << error;
@@ -52,15 +52,18 @@ TEST(ClientDefect, LobbyRowTextDoesNotOverlap) {
   sit.mutable_provide_entropy()->set_entropy(std::string(32, 'a'));
   ASSERT_TRUE(alice->call(sit, 10s, &error));
 
+  // At 800x560 as a guest (a player's battle picker leaves that window no room for a row),
+  // at 1280x800 as a player, whose row has its Join button.
   for (const auto& [w, h] : {std::pair{800, 560}, std::pair{1280, 800}}) {
     SCOPED_TRACE(std::to_string(w) + "x" + std::to_string(h));
+    const bool guest = w == 800;
     const std::string dir = testing::make_temp_dir("castra-defect-lobby-row");
-    const std::string bob = "bob" + std::to_string(w);
-    testing::write_file(dir + "/script.txt",
-                        "wait connected\nclick-button name\ntype " + bob +
-                            "\nclick-button password\ntype bob-password\nclick-button Register\n"
-                            "wait screen lobby\nwait region lobby-row " +
-                            id + "\nframes 3\nscreenshot lobby.png\nquit\n");
+    const std::string sign_in = guest ? "click-button Watch as guest\n"
+                                      : "click-button name\ntype bob\nclick-button password\n"
+                                        "type bob-password\nclick-button Register\n";
+    testing::write_file(dir + "/script.txt", "wait connected\n" + sign_in +
+                                                 "wait screen lobby\nwait region lobby-row " + id +
+                                                 "\nframes 3\nscreenshot lobby.png\nquit\n");
     ASSERT_EQ(testing::run_client(
                   dir, {"--server", server.ws_url(), "--script", dir + "/script.txt", "--width",
                         std::to_string(w), "--height", std::to_string(h), "--exit-after", "100"}),
@@ -79,11 +82,13 @@ TEST(ClientDefect, LobbyRowTextDoesNotOverlap) {
     }
     ASSERT_GE(texts.size(), 8u) << "title, game, two players, two armies, about, state";
     const auto join = p->widget("Join " + id);
-    ASSERT_TRUE(join) << "the row's Join button";
+    EXPECT_EQ(join.has_value(), !guest) << "a player's row has its Join button";
     for (std::size_t i = 0; i < texts.size(); ++i) {
       EXPECT_TRUE(within(texts[i].second, *row))
           << texts[i].first << " at " << rect_text(texts[i].second) << " leaves the row";
-      EXPECT_FALSE(overlap(texts[i].second, *join)) << texts[i].first << " runs into Join";
+      if (join) {
+        EXPECT_FALSE(overlap(texts[i].second, *join)) << texts[i].first << " runs into Join";
+      }
       for (std::size_t j = i + 1; j < texts.size(); ++j) {
         EXPECT_FALSE(overlap(texts[i].second, texts[j].second))
             << texts[i].first << " (" << rect_text(texts[i].second) << ") runs into "
