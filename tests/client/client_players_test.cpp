@@ -146,7 +146,7 @@ TEST(ClientPlayers, ARematchOfferedFromTheEndScreenMovesBothToTheNewMatch) {
   const std::string dir = testing::make_temp_dir("castra-client-rematch");
   testing::ScriptWriter script(dir + "/script.txt");
   script.append(sign_in("alice") + "click-button My matches\nclick-button Open " + id +
-                "\nwait screen match\nwait snapshot timeout=30000\n");
+                "\nwait screen match\nwait snapshot timeout=30000\nfollow\n");
   testing::ClientProcess client(
       dir, {"--server", server.ws_url(), "--script", dir + "/script.txt", "--exit-after", "110"});
   ASSERT_TRUE(script.run("wait idle\n", 60s, dir)) << log_of(dir);
@@ -181,7 +181,7 @@ TEST(ClientPlayers, ARematchOfferedFromTheEndScreenMovesBothToTheNewMatch) {
   EXPECT_TRUE(end->region("rematch"));
   auto rematch = Picture::load(dir + "/rematch.png");
   ASSERT_TRUE(rematch);
-  EXPECT_TRUE(rematch->cell(0, 0)) << "the new match's board is drawn";
+  EXPECT_TRUE(rematch->cell(1, 1)) << "the new match's board is drawn (Optio counts from 1)";
 }
 
 // Alice offers from the protocol; bob's client shows the offer on the end screen and his click
@@ -198,7 +198,7 @@ TEST(ClientPlayers, TheOpponentsOfferIsAcceptedFromTheEndScreen) {
   const std::string dir = testing::make_temp_dir("castra-client-accept-rematch");
   testing::ScriptWriter script(dir + "/script.txt");
   script.append(sign_in("bob") + "click-button My matches\nclick-button Open " + id +
-                "\nwait screen match\nwait snapshot timeout=30000\n");
+                "\nwait screen match\nwait snapshot timeout=30000\nfollow\n");
   testing::ClientProcess client(
       dir, {"--server", server.ws_url(), "--script", dir + "/script.txt", "--exit-after", "110"});
   ASSERT_TRUE(script.run("wait idle\n", 60s, dir)) << log_of(dir);
