@@ -1,6 +1,5 @@
 // The players' requests: a player's page (record, ratings, recent matches), who is online,
 // and rematches (docs/protocol.md, "Players and rematches").
-#include <algorithm>
 #include <map>
 #include <set>
 
