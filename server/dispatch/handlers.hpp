@@ -147,6 +147,8 @@ class Handlers {
   void campaign_client_gone(std::uint64_t client_id);
   // RematchOffered to the opponent when `row` is an offered rematch whose offerer is seated.
   void tell_rematch(const store::MatchRow& row);
+  // The rematch `match_id` has started or been withdrawn: its offer is over.
+  void forget_rematch(const std::string& match_id);
 
   Services s_;
   std::map<std::string, std::set<std::uint64_t>> campaign_followers_;  // by campaign id
@@ -156,7 +158,9 @@ class Handlers {
     std::optional<int> seat;
   };
   std::map<std::pair<std::uint64_t, std::string>, Watch> watches_;  // service thread only
-  // Rematches offered, by the finished match's id; in memory: an offer lapses with a restart.
+  // Rematches offered and not yet started or withdrawn, by the finished match's id; in memory:
+  // an offer lapses with a restart. Each is an open match of its offerer, so the open-match
+  // limit per account bounds them.
   struct Rematch {
     std::string match_id;  // the new match
     std::int64_t from = 0;

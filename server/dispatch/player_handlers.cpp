@@ -173,4 +173,8 @@ void Handlers::tell_rematch(const store::MatchRow& row) {
   }
 }
 
+void Handlers::forget_rematch(const std::string& match_id) {
+  std::erase_if(rematches_, [&](const auto& entry) { return entry.second.match_id == match_id; });
+}
+
 }  // namespace castra::dispatch
