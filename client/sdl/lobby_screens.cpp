@@ -137,8 +137,10 @@ void LobbyScreen::draw(Ui& ui, Client& client) {
     }
   }
   const auto& acct = client.account();
-  p.text("Signed in as " + acct.name + (acct.guest ? " (guest)" : ""), W - 330, 14, 14,
-         theme::kTextDim, Align::kRight);
+  // Only where it clears the Matches and Campaigns buttons (the status bar says it too).
+  const std::string signed_in = "Signed in as " + acct.name + (acct.guest ? " (guest)" : "");
+  if (W - 330 - p.text_width(signed_in, 14) > 424)
+    p.text(signed_in, W - 330, 14, 14, theme::kTextDim, Align::kRight);
   if (ui.button(SDL_Rect{W - 310, 7, 100, 30}, "Refresh", ButtonStyle::kNormal, true, SDLK_F5))
     client.refresh_lobby();
   if (ui.button(SDL_Rect{W - 200, 7, 100, 30}, "Log out")) client.logout();
