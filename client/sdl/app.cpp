@@ -209,6 +209,9 @@ void App::draw_frame() {
     case Screen::kCampaign:
       campaign_.draw(*ui_, *client_);
       break;
+    case Screen::kPlayer:
+      player_.draw(*ui_, *client_);
+      break;
   }
   draw_status_bar();
 }

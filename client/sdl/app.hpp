@@ -66,6 +66,7 @@ class App {
   LobbyScreen lobby_;
   MatchScreen match_;
   CampaignScreen campaign_;
+  PlayerScreen player_;
   Chime chime_;
   ScriptRunner script_;
   std::unique_ptr<ScriptRunner::Context> context_;

@@ -171,6 +171,7 @@ void Client::refresh_lobby() {
     });
   }
   if (lobby_.campaigns_shown) refresh_campaigns();
+  refresh_online();
 }
 
 void Client::create_match(const NewMatch& n) {
@@ -621,9 +622,13 @@ void Client::on_push(const v1::ServerEnvelope& e) {
           if (!match_.snapshot) subscribe();
         }
       }
+      follow_rematch(m);
       if (screen_ == Screen::kLobby) refresh_lobby();
       break;
     }
+    case v1::ServerEnvelope::kRematchOffered:
+      on_rematch_offered(e.rematch_offered());
+      break;
     case v1::ServerEnvelope::kMatchUpdate:
       if (e.match_update().match_id() == id) apply_update(e.match_update());
       break;

@@ -23,7 +23,7 @@
 
 namespace castra::client {
 
-enum class Screen { kLogin, kLobby, kMatch, kCampaign };
+enum class Screen { kLogin, kLobby, kMatch, kCampaign, kPlayer };
 enum class MessageKind { kInfo, kOk, kError };
 
 struct Message {
@@ -78,6 +78,19 @@ struct CampaignData {
   // was shown it while the selections were made, before it gave its entropy: the battle's end
   // screen and the campaign's verification check the revealed seeds against these.
   std::map<int, std::string> dice_commitments;
+};
+
+// Players (client_players.cpp): the page on screen, who is online, and rematches.
+struct PlayersData {
+  std::string page_name;               // the player whose page is shown or asked for
+  std::optional<v1::PlayerPage> page;  // its answer, once here
+  std::string page_error;              // the refusal, said on the page
+  std::optional<v1::OnlinePlayers> online;
+  Screen page_from = Screen::kLobby;  // where the page's Back goes
+  // A rematch the opponent offered, by the finished match's id.
+  std::map<std::string, v1::RematchOffered> offered_to_me;
+  // The rematch this player offered, by the finished match's id: the new match as created.
+  std::map<std::string, v1::MatchSummary> offered_by_me;
 };
 
 // Settings of the "new campaign" form.
@@ -248,6 +261,20 @@ class Client {
   // record is here.
   std::optional<bool> battle_seed_matches(int i) const;
 
+  // ---- players (client_players.cpp)
+  // Shows a player's page (GetPlayer); Back returns to the screen it was opened from.
+  void open_player(const std::string& name);
+  void close_player();
+  // Who is online (ListOnline), asked with the lobby's lists.
+  void refresh_online();
+  // Offers a rematch of the finished match on screen (OfferRematch, then its ProvideEntropy);
+  // both players are moved to it when it starts.
+  void offer_rematch();
+  // Accepts the opponent's offered rematch of the match on screen: joins it.
+  void accept_rematch();
+  PlayersData& players() { return players_; }
+  const PlayersData& players() const { return players_; }
+
   // ---- offline: a saved Snapshot (or Subscribed, or castra-sim's {"state": ...}) as JSON
   bool load_offline(const std::string& path, std::string* error);
   // A saved CampaignView (or JSON lines: CampaignView, then a CampaignRecord).
@@ -292,6 +319,10 @@ class Client {
   // Follows the campaign on screen (SubscribeCampaign): its view comes with the reply.
   void follow_campaign();
   void report_campaigns(const v1::ServerEnvelope& r);
+  // A rematch pushed or started (client_players.cpp): offers are kept for the end screen, and
+  // the player who offered is moved to the new match when it begins.
+  void on_rematch_offered(const v1::RematchOffered& offer);
+  void follow_rematch(const v1::MatchSummary& m);
   // Appends one JSON line to --commands-out (offline submissions).
   void write_offline(const google::protobuf::Message& m);
 
@@ -302,6 +333,7 @@ class Client {
   LobbyData lobby_;
   MatchData match_;
   CampaignData campaign_;
+  PlayersData players_;
   std::vector<Message> messages_;
   std::string pending_invitation_;
   std::chrono::steady_clock::time_point reconnect_at_{};

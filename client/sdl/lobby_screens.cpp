@@ -18,27 +18,6 @@ void draw_backdrop(Painter& p, int w, int h) {
     p.fill_rect(SDL_Rect{0, y, w, 1}, theme::rgb(0x2C3037));
 }
 
-const char* status_word(v1::MatchStatus s) {
-  switch (s) {
-    case v1::MATCH_OPEN:
-      return "open";
-    case v1::MATCH_LIVE:
-      return "live";
-    case v1::MATCH_FINISHED:
-      return "finished";
-    case v1::MATCH_CLOSED:
-      return "closed";
-    default:
-      return "";
-  }
-}
-
-std::string players_text(const v1::MatchSummary& m) {
-  const std::string a = m.player_a().empty() ? "(free seat)" : m.player_a();
-  const std::string b = m.player_b().empty() ? "(free seat)" : m.player_b();
-  return "A " + a + "  vs  B " + b;
-}
-
 }  // namespace
 
 // ---- Log-in -------------------------------------------------------------------------------
@@ -158,8 +137,10 @@ void LobbyScreen::draw(Ui& ui, Client& client) {
     }
   }
   const auto& acct = client.account();
-  p.text("Signed in as " + acct.name + (acct.guest ? " (guest)" : ""), W - 330, 14, 14,
-         theme::kTextDim, Align::kRight);
+  // Only where it clears the Matches and Campaigns buttons (the status bar says it too).
+  const std::string signed_in = "Signed in as " + acct.name + (acct.guest ? " (guest)" : "");
+  if (W - 330 - p.text_width(signed_in, 14) > 424)
+    p.text(signed_in, W - 330, 14, 14, theme::kTextDim, Align::kRight);
   if (ui.button(SDL_Rect{W - 310, 7, 100, 30}, "Refresh", ButtonStyle::kNormal, true, SDLK_F5))
     client.refresh_lobby();
   if (ui.button(SDL_Rect{W - 200, 7, 100, 30}, "Log out")) client.logout();
@@ -200,78 +181,28 @@ void LobbyScreen::draw_list(Ui& ui, Client& client, const SDL_Rect& r) {
   const std::vector<v1::MatchSummary>* rows[] = {&lobby.open, &lobby.live, &lobby.finished,
                                                  &lobby.mine};
   const auto& list = *rows[std::clamp(tab_, 0, 3)];
-  int y = r.y + 58;
-  p.text("Scenario", r.x + 16, y, 13, theme::kTextDim);
-  p.text("Players", r.x + 230, y, 13, theme::kTextDim);
-  p.text("State", r.x + r.w - 330, y, 13, theme::kTextDim);
+  // Who is online, then the list's header.
+  int y = draw_online(ui, client, r.x + 16, r.y + 54, r.w - 32);
+  const RowColumns cols = row_columns(r);
+  p.text("Battle", cols.title_x, y, 13, theme::kTextDim);
+  p.text("Players", cols.players_x, y, 13, theme::kTextDim);
+  p.text("State", cols.state_x, y, 13, theme::kTextDim);
   y += 22;
   p.fill_rect(SDL_Rect{r.x + 12, y - 4, r.w - 24, 1}, theme::kPanelLine);
   if (list.empty()) {
     p.text(lobby.in_flight > 0 ? "Loading..." : "No matches here yet.", r.x + 16, y + 10, 15,
            theme::kTextDim);
   }
-  const std::int64_t now_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
-                                  std::chrono::system_clock::now().time_since_epoch())
-                                  .count();
   // The wheel scrolls a list longer than the panel.
-  const int visible_rows = std::max(1, (r.y + r.h - y) / 48);
+  const int visible_rows = std::max(1, (r.y + r.h - y) / kRowStep);
   if (ui.hovered(r) && ui.input().wheel != 0) scroll_ -= static_cast<int>(ui.input().wheel);
   scroll_ = std::clamp(scroll_, 0, std::max(0, static_cast<int>(list.size()) - visible_rows));
   int skipped = 0;
   for (const auto& m : list) {
     if (skipped++ < scroll_) continue;
-    if (y + 44 > r.y + r.h) break;
-    const SDL_Rect row{r.x + 8, y, r.w - 16, 44};
-    if (m.my_move())
-      p.fill_round_rect(row, 6, theme::rgb(0x5A4A1E));
-    else if (ui.hovered(row))
-      p.fill_round_rect(row, 6, theme::rgb(0x394049));
-    p.text(m.scenario(), r.x + 16, y + 5, 15, theme::kText, Align::kLeft, Weight::kBold);
-    std::string sub = m.ruleset() == "stand" ? "Ancient STAND!" : "Optio";
-    if (m.is_private()) sub += ", private";
-    if (m.settings().spectators_allowed()) {
-      sub += m.settings().spectator_delay_turns() > 0
-                 ? ", spectators " + std::to_string(m.settings().spectator_delay_turns()) +
-                       " turns behind"
-                 : ", spectators welcome";
-    }
-    const SDL_Rect sub_clip{r.x + 16, y, 206, 44};  // not into the players' column
-    p.set_clip(&sub_clip);
-    p.text(sub, r.x + 16, y + 25, 12, theme::kTextDim);
-    p.set_clip(nullptr);
-    draw_players(ui, m, r.x + 230, y + 22.0f);
-    std::string state = status_word(m.status());
-    if (m.status() == v1::MATCH_FINISHED && m.has_outcome()) state = outcome_text(m.outcome());
-    if (m.my_move()) {
-      state = "YOUR MOVE";
-      const std::int64_t dl = m.my_side() == v1::SIDE_A ? m.deadline_a_ms() : m.deadline_b_ms();
-      if (dl > 0) state += " (" + format_remaining(dl - now_ms) + ")";
-    }
-    p.set_clip(&row);
-    p.text(state, r.x + r.w - 330, y + 13, 13, m.my_move() ? theme::kGold : theme::kTextDim);
-    p.set_clip(nullptr);
-    // Actions: unique ids carry the match id; the label is what the player reads.
-    int bx = r.x + r.w - 100;
-    auto action = [&](const std::string& label, ButtonStyle style) {
-      const bool hit = ui.button(SDL_Rect{bx, y + 8, 88, 28}, label, style, true, SDLK_UNKNOWN, 13,
-                                 label + " " + m.match_id());
-      bx -= 96;
-      return hit;
-    };
-    const bool mine = m.seated();
-    if (m.status() == v1::MATCH_FINISHED) {
-      if (action("Replay", ButtonStyle::kPrimary)) client.open_replay(m.match_id());
-    } else if (mine) {
-      if (action("Open", ButtonStyle::kPrimary)) client.open_match(m.match_id());
-    } else {
-      if (m.status() == v1::MATCH_OPEN && !guest) {
-        if (action("Join", ButtonStyle::kPrimary)) client.join(m);
-      }
-      if (m.settings().spectators_allowed() && m.status() == v1::MATCH_LIVE) {
-        if (action("Watch", ButtonStyle::kNormal)) client.open_match(m.match_id());
-      }
-    }
-    y += 48;
+    if (y + kRowHeight > r.y + r.h) break;
+    draw_row(ui, client, m, cols, y);
+    y += kRowStep;
   }
 }
 
@@ -305,26 +236,6 @@ int LobbyScreen::draw_opponent(Ui& ui, int x, int bx, int y, int w) {
     }
   }
   return y + 36;
-}
-
-void LobbyScreen::draw_players(Ui& ui, const v1::MatchSummary& m, int x, float cy) {
-  Painter& p = ui.painter();
-  const auto computer = computer_side(m);
-  if (!computer) {
-    p.text(players_text(m), x, static_cast<int>(cy) - 9, 14, theme::kText);
-    return;
-  }
-  // One line a side, the computer's with its mark.
-  for (const v1::Side side : {v1::SIDE_A, v1::SIDE_B}) {
-    const std::string& name = side == v1::SIDE_A ? m.player_a() : m.player_b();
-    const std::string line = side_letter(side) + " " + (name.empty() ? "(free seat)" : name);
-    const int ly = static_cast<int>(cy) + (side == v1::SIDE_A ? -19 : 1);
-    const SDL_Rect box = p.text(line, x, ly, 13, theme::kText);
-    if (side == *computer) {
-      draw_computer_mark(ui, m.settings().computer(), box.x + box.w + 6, ly + box.h / 2.0f, 10,
-                         "computer " + m.match_id());
-    }
-  }
 }
 
 void LobbyScreen::draw_new_match(Ui& ui, Client& client, const SDL_Rect& r) {

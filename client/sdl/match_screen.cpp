@@ -989,6 +989,7 @@ void MatchScreen::draw_end(Ui& ui, Client& client) {
                 x, y, tw, theme::kText, 13) +
       8;
   const int by = box.y + h - 52;
+  draw_rematch(ui, client, SDL_Rect{x, by - 44, tw, 34});
   if (ui.button(SDL_Rect{x, by, 150, 36}, "Save record", ButtonStyle::kPrimary,
                 m.record.has_value())) {
     const std::string path = client.save_record(".");

@@ -43,7 +43,21 @@ class LobbyScreen {
   void draw_picker(Ui& ui, Client& client, const SDL_Rect& r);
   // The "against a person / the computer" rows of the form at y; the y below them.
   int draw_opponent(Ui& ui, int x, int bx, int y, int w);
-  void draw_players(Ui& ui, const v1::MatchSummary& m, int x, float cy);
+  // The matches' rows (lobby_rows.cpp): each row's text stays inside its own column.
+  static constexpr int kRowHeight = 64;
+  static constexpr int kRowStep = 68;
+  struct RowColumns {
+    int title_x, title_w;      // the battle's title and its game
+    int players_x, players_w;  // side A and side B: player and army
+    int state_x, state_w;      // open, live, the result or "YOUR MOVE"
+    int about_w;               // the third line (spectators, the battle in a sentence)
+    int actions_right;         // the buttons end here
+    int row_x, row_w;
+  };
+  static RowColumns row_columns(const SDL_Rect& list);
+  void draw_row(Ui& ui, Client& client, const v1::MatchSummary& m, const RowColumns& c, int y);
+  // Who is online at (x, y), each name a link to his page; the y below it.
+  int draw_online(Ui& ui, Client& client, int x, int y, int w);
   // The campaigns' list and form (campaign_lobby.cpp).
   void draw_campaign_list(Ui& ui, Client& client, const SDL_Rect& r);
   void draw_new_campaign(Ui& ui, Client& client, const SDL_Rect& r);
@@ -58,6 +72,16 @@ class LobbyScreen {
   std::string campaign_id_;  // joining a private campaign
   std::string campaign_code_;
 };
+
+// A player's page: his rating per game, his record, his recent matches (player_screen.cpp).
+class PlayerScreen {
+ public:
+  void draw(Ui& ui, Client& client);
+};
+
+// The end screen's rematch row for a finished match between two people: "Offer rematch", the
+// offer sent, or the opponent's offer with "Accept rematch" (player_screen.cpp).
+void draw_rematch(Ui& ui, Client& client, const SDL_Rect& r);
 
 class CampaignScreen {
  public:

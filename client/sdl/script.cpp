@@ -122,7 +122,8 @@ bool ScriptRunner::holds(const std::string& condition, Context& ctx, std::string
     const Screen s = ctx.client.screen();
     return (w[1] == "login" && s == Screen::kLogin) || (w[1] == "lobby" && s == Screen::kLobby) ||
            (w[1] == "match" && s == Screen::kMatch) ||
-           (w[1] == "campaign" && s == Screen::kCampaign);
+           (w[1] == "campaign" && s == Screen::kCampaign) ||
+           (w[1] == "player" && s == Screen::kPlayer);
   }
   if (what == "connected") return ctx.client.online();
   if (what == "signed-in") return ctx.client.account().signed_in;
@@ -232,6 +233,7 @@ bool ScriptRunner::holds(const std::string& condition, Context& ctx, std::string
     const std::string label = rest(condition, 1);
     return ctx.ui.frame_widgets().count(label) != 0 && !ctx.ui.frame_enabled(label);
   }
+  if (what == "region") return ctx.ui.frame_regions().count(rest(condition, 1)) != 0;
   if (what == "button") {
     const std::string label = rest(condition, 1);
     const auto& widgets = ctx.ui.frame_widgets();
@@ -441,6 +443,23 @@ bool ScriptRunner::start(const std::string& line, Context& ctx) {
       return true;
     }
     push_click(ctx, r->x + r->w / 2, r->y + r->h / 2, SDL_BUTTON_LEFT);
+    frames_to_wait_ = 1;
+    return true;
+  }
+  if (cmd == "click-region") {
+    // click-region NAME: the centre of an area the screens noted (a player's name in the
+    // lobby), waiting for it to be drawn.
+    const std::string name = rest(line, 1);
+    const auto& regions = ctx.ui.frame_regions();
+    const auto it = regions.find(name);
+    if (it == regions.end()) {
+      waiting_for_ = "region " + name;
+      deadline_ = std::chrono::steady_clock::now() + kDefaultTimeout;
+      --next_;
+      return true;
+    }
+    push_click(ctx, it->second.x + it->second.w / 2, it->second.y + it->second.h / 2,
+               SDL_BUTTON_LEFT);
     frames_to_wait_ = 1;
     return true;
   }

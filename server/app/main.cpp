@@ -22,6 +22,7 @@
 #include "server/lobby/scenarios.hpp"
 #include "server/net/network.hpp"
 #include "server/notify/targets.hpp"
+#include "server/ratings/rating_store.hpp"
 #include "server/runtime/runtime.hpp"
 #include "server/store/backup.hpp"
 #include "server/store/database.hpp"
@@ -268,6 +269,8 @@ int main(int argc, char** argv) {
   }
   castra::store::StoreOptions store_options;
   store_options.database.path = db_path;
+  // A match is rated in the transaction that records its end (docs/ratings.md).
+  store_options.on_finished = castra::ratings::rate_finished_match;
   store_options.database.durability = flags.durability == "normal"
                                           ? castra::store::Durability::kNormal
                                           : castra::store::Durability::kFull;

@@ -78,9 +78,9 @@ ServerApp::ServerApp(AppOptions options, store::SqliteMatchStore& store, lobby::
   campaigns_ = std::make_unique<campaign_server::Campaigns>(
       campaign_store_, definitions_, play_, to_service(), clock_,
       campaign_server::CampaignOptions{}, std::move(hooks));
-  handlers_ = std::make_unique<dispatch::Handlers>(
-      dispatch::Services{clients_, *accounts_, *lobby_, scenarios_, metrics_, options_.net, clock_,
-                         options_.server_name, &play_, campaigns_.get(), &notification_targets_});
+  handlers_ = std::make_unique<dispatch::Handlers>(dispatch::Services{
+      clients_, *accounts_, *lobby_, scenarios_, metrics_, options_.net, clock_,
+      options_.server_name, &play_, campaigns_.get(), &notification_targets_, &sql_});
   dispatcher_ = std::make_unique<dispatch::Dispatcher>(clients_, *this, *handlers_, &metrics_);
   admin_ = std::make_unique<admin::AdminCommands>(clients_, *accounts_, *lobby_, *handlers_,
                                                   *notifier_, clock_);

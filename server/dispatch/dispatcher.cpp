@@ -200,6 +200,13 @@ Form set_notifications_form(const Env& e) {
   return notify::check_targets(notify::Targets{r.webhook_url(), r.email()});
 }
 
+Form get_player_form(const Env& e) {
+  const auto& r = e.get_player();
+  if (r.name().empty() || r.name().size() > 64) return invalid("name the player");
+  if (r.recent_limit() > 50) return invalid("recent_limit is at most 50");
+  return std::nullopt;
+}
+
 // Each kind's match id, for the match checks.
 #define CASTRA_MATCH_ID(field) \
   [](const Env& e) -> const std::string& { return e.field().match_id(); }
@@ -303,6 +310,13 @@ const std::vector<Route>& routes() {
 
       {Env::kSetNotifications, "set_notifications", A::kAccount, M::kNone, nullptr,
        set_notifications_form, &H::set_notifications},
+
+      {Env::kGetPlayer, "get_player", A::kIdentified, M::kNone, nullptr, get_player_form,
+       &H::get_player},
+      {Env::kListOnline, "list_online", A::kIdentified, M::kNone, nullptr, nullptr,
+       &H::list_online},
+      {Env::kOfferRematch, "offer_rematch", A::kAccount, M::kSeated, CASTRA_MATCH_ID(offer_rematch),
+       CASTRA_ID_FORM(offer_rematch), &H::offer_rematch},
   };
   return kRoutes;
 }

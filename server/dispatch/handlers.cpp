@@ -313,6 +313,7 @@ void Handlers::join_match(Call& call) {
         reply.ok(std::move(e));
         push_match_updated(*row, id);
         seated(account, *row);
+        forget_rematch(row->id);
       });
 }
 
@@ -323,6 +324,7 @@ void Handlers::leave_match(Call& call) {
                    reply.ok(done_envelope());
                    push_match_updated(*row, id);
                    announce_closed(*row, "the creator withdrew the match");
+                   forget_rematch(row->id);
                  });
 }
 
@@ -335,6 +337,7 @@ void Handlers::provide_entropy(Call& call) {
                              reply.ok(done_envelope());
                              push_match_updated(*row, id);
                              seated(account, *row);
+                             tell_rematch(*row);
                            });
 }
 

@@ -33,6 +33,7 @@ struct Services {
   runtime::Runtime* play = nullptr;  // the match runtime; null in the lobby-only mode
   campaign_server::Campaigns* campaigns = nullptr;
   notify::TargetStore* notification_targets = nullptr;  // SetNotifications' store
+  store::SqlAccess* sql = nullptr;  // GetPlayer's reads (ratings, finished matches)
 };
 
 class Handlers {
@@ -91,6 +92,11 @@ class Handlers {
   // A campaign's battle has begun: MatchUpdated to its players' connections.
   void on_battle_started(const store::MatchRow& row) { push_match_updated(row, 0); }
 
+  // Players and rematches (server/dispatch/player_handlers.cpp).
+  void get_player(Call& call);
+  void list_online(Call& call);
+  void offer_rematch(Call& call);
+
   // The account's reminder targets (server/dispatch/notify_handlers.cpp).
   void set_notifications(Call& call);
   // A connection has gone: its match observers stop, its seats count as away; it follows no
@@ -140,6 +146,10 @@ class Handlers {
                                             const castra::v1::StoredCampaign& c,
                                             const std::string& code);
   void campaign_client_gone(std::uint64_t client_id);
+  // RematchOffered to the opponent when `row` is an offered rematch whose offerer is seated.
+  void tell_rematch(const store::MatchRow& row);
+  // The rematch `match_id` has started or been withdrawn: its offer is over.
+  void forget_rematch(const std::string& match_id);
 
   Services s_;
   std::map<std::string, std::set<std::uint64_t>> campaign_followers_;  // by campaign id
@@ -149,6 +159,16 @@ class Handlers {
     std::optional<int> seat;
   };
   std::map<std::pair<std::uint64_t, std::string>, Watch> watches_;  // service thread only
+  // Rematches offered and not yet started or withdrawn, by the finished match's id; in memory:
+  // an offer lapses with a restart. Each is an open match of its offerer, so the open-match
+  // limit per account bounds them.
+  struct Rematch {
+    std::string match_id;  // the new match
+    std::int64_t from = 0;
+    std::int64_t to = 0;
+    std::string code;  // its invitation code
+  };
+  std::map<std::string, Rematch> rematches_;
 };
 
 }  // namespace castra::dispatch

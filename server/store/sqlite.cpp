@@ -131,6 +131,11 @@ Statement& Statement::bind_null(int i) {
   return *this;
 }
 
+Statement& Statement::bind_real(int i, double v) {
+  sqlite3_bind_double(stmt_, i, v);
+  return *this;
+}
+
 bool Statement::step(Status* status) {
   const int rc = sqlite3_step(stmt_);
   *status = status_of(sqlite3_db_handle(stmt_), rc);
@@ -152,6 +157,9 @@ void Statement::reset() {
 
 std::int64_t Statement::column_int(int i) const {
   return sqlite3_column_int64(stmt_, i);
+}
+double Statement::column_real(int i) const {
+  return sqlite3_column_double(stmt_, i);
 }
 std::string Statement::column_text(int i) const {
   const auto* p = sqlite3_column_text(stmt_, i);

@@ -82,6 +82,7 @@ class Statement {
   Statement& bind(int i, std::string_view text);
   Statement& bind_blob(int i, std::string_view bytes);
   Statement& bind_null(int i);
+  Statement& bind_real(int i, double v);  // not bind(): an int would be ambiguous
   // Advances: true when a row is ready, false when done; errors land in `status`.
   bool step(Status* status);
   // Runs to completion, for statements that return no rows.
@@ -89,6 +90,7 @@ class Statement {
   void reset();
 
   std::int64_t column_int(int i) const;
+  double column_real(int i) const;
   std::string column_text(int i) const;
   std::string column_blob(int i) const;
   bool column_is_null(int i) const;

@@ -291,15 +291,17 @@ Status SqliteMatchStore::open(const StoreOptions& options,
     if (!read_db) return s;
   }
   std::unique_ptr<SqliteMatchStore> opened(
-      new SqliteMatchStore(std::move(*write_db), std::move(read_db)));
+      new SqliteMatchStore(std::move(*write_db), std::move(read_db), options.on_finished));
   opened->writer_ = std::make_unique<Writer>(opened->write_db_, options.writer,
                                              opened->read_db_ ? nullptr : &opened->read_mutex_);
   *store = std::move(opened);
   return Status::success();
 }
 
-SqliteMatchStore::SqliteMatchStore(Db write_db, std::optional<Db> read_db)
-    : write_db_(std::move(write_db)), read_db_(std::move(read_db)) {}
+SqliteMatchStore::SqliteMatchStore(Db write_db, std::optional<Db> read_db, FinishedHook on_finished)
+    : write_db_(std::move(write_db)),
+      read_db_(std::move(read_db)),
+      on_finished_(std::move(on_finished)) {}
 
 SqliteMatchStore::~SqliteMatchStore() {
   writer_.reset();
@@ -370,8 +372,15 @@ Status SqliteMatchStore::matches_of_player(std::int64_t account, int limit,
 void SqliteMatchStore::append(AppendRequest request, std::function<void(Status)> done) {
   assert((!request.match_update || request.match_update->id == request.match_id) &&
          "an append updates its own match only");
-  writer_->submit([request = std::move(request)](Db& db) { return write_append(db, request); },
-                  std::move(done));
+  writer_->submit(
+      [this, request = std::move(request)](Db& db) {
+        Status s = write_append(db, request);
+        const bool finished =
+            request.match_update && request.match_update->status == MatchStatus::kFinished;
+        if (s.ok() && finished && on_finished_) s = on_finished_(db, *request.match_update);
+        return s;
+      },
+      std::move(done));
 }
 
 Status SqliteMatchStore::flush() {

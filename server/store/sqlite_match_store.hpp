@@ -16,9 +16,14 @@
 
 namespace castra::store {
 
+// Runs inside the transaction that writes a match row as finished, after that write (the
+// server rates the match there: server/ratings/rating_store.hpp). A failure fails the write.
+using FinishedHook = std::function<Status(Db&, const MatchRow&)>;
+
 struct StoreOptions {
-  OpenOptions database;  // path (or ":memory:"), durability, busy timeout
-  WriterOptions writer;  // queue bound and batch size
+  OpenOptions database;      // path (or ":memory:"), durability, busy timeout
+  WriterOptions writer;      // queue bound and batch size
+  FinishedHook on_finished;  // empty: nothing more is written at a match's end
 };
 
 class SqliteMatchStore final : public MatchStore {
@@ -56,11 +61,12 @@ class SqliteMatchStore final : public MatchStore {
   int schema_version();
 
  private:
-  SqliteMatchStore(Db write_db, std::optional<Db> read_db);
+  SqliteMatchStore(Db write_db, std::optional<Db> read_db, FinishedHook on_finished);
 
   Db write_db_;
   std::optional<Db> read_db_;  // nullopt on ":memory:": reads use write_db_
   std::mutex read_mutex_;      // the read connection; on ":memory:" also the writer's batch lock
+  const FinishedHook on_finished_;
   std::unique_ptr<Writer> writer_;  // last: stops (and commits) before the connections close
 };
 

@@ -214,6 +214,14 @@ std::optional<SDL_Rect> Picture::region(const std::string& name) const {
   return std::nullopt;
 }
 
+std::vector<std::pair<std::string, SDL_Rect>> Picture::regions_starting(
+    const std::string& prefix) const {
+  std::vector<std::pair<std::string, SDL_Rect>> out;
+  for (const auto& [n, r] : regions_)
+    if (n.rfind(prefix, 0) == 0) out.emplace_back(n, r);
+  return out;
+}
+
 std::optional<SDL_Rect> Picture::widget(const std::string& name) const {
   for (const auto& [n, r] : widgets_)
     if (n == name) return r;

@@ -80,6 +80,8 @@ class Picture {
   // A named area (regions: "spectator-banner", "top-bar", "end-screen"...) or a widget.
   std::optional<SDL_Rect> region(const std::string& name) const;
   std::optional<SDL_Rect> widget(const std::string& name) const;
+  // Every region whose name begins with `prefix` (names that carry the text drawn).
+  std::vector<std::pair<std::string, SDL_Rect>> regions_starting(const std::string& prefix) const;
   // Pixels of exactly `color` inside `area`.
   int count(std::uint32_t color, const SDL_Rect& area) const;
 

@@ -1,0 +1,41 @@
+// A player's finished matches as his page shows them (GetPlayer): each with his side, his
+// opponent's seat and, when rated, his rating before and after. Reads only; on a reader's
+// connection (SqlAccess::read). The protocol's shape is made in server/dispatch.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "server/store/sqlite.hpp"
+
+namespace castra::ratings {
+
+struct FinishedMatch {
+  std::string id;
+  std::string ruleset;
+  std::string scenario;
+  int side = 0;                          // the player's: 0 A, 1 B
+  std::optional<std::int64_t> opponent;  // nullopt: the computer's seat
+  std::string settings;                  // castra.v1.MatchSettings bytes
+  std::string outcome;                   // castra.v1.Outcome bytes
+  std::int64_t ended_ms = 0;
+  bool rated = false;
+  double rating_change = 0.0;  // rated only
+};
+
+struct PlayerAccount {
+  std::int64_t id = 0;
+  std::string name;
+  std::int64_t created_ms = 0;
+};
+
+// The account whose name has this key (accounts::name_key: any case); nullopt when none.
+store::Status find_account(store::Db& db, const std::string& name_key,
+                           std::optional<PlayerAccount>* out);
+// Every finished match of `account`, newest first.
+store::Status finished_matches_of(store::Db& db, std::int64_t account,
+                                  std::vector<FinishedMatch>* out);
+
+}  // namespace castra::ratings
