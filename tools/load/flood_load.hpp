@@ -5,8 +5,8 @@
 // readers (a 4 KiB receive buffer, a guest login, then scenario lists the connection never
 // reads, until the server gives up on it; then again). Each reconnects as soon as it is cut
 // off, so the server keeps paying for the handshakes too.
-// Threading: runs on a thread and io_context of its own, so that the abusers' work never
-// delays the honest players' timers; start() and stop() from the thread that owns it, stats()
+// Threading: runs on a thread and io_context of its own, so that the abusers' handlers never
+// queue in front of the honest players'; start() and stop() from the thread that owns it, stats()
 // from any.
 #pragma once
 
