@@ -6,6 +6,12 @@ option(CASTRA_WERROR "Treat warnings as errors in Castra's own code" ON)
 function(castra_target_options target)
   target_compile_features(${target} PUBLIC cxx_std_20)
   target_compile_options(${target} PRIVATE -Wall -Wextra -Wpedantic)
+  # Debug and sanitizer builds run each rule set's check() after every log entry
+  # (common/match/invariants.hpp); every target alike, so a match template never differs.
+  target_compile_definitions(${target} PRIVATE $<$<CONFIG:Debug>:CASTRA_CHECK_INVARIANTS>)
+  if(CASTRA_SANITIZE)
+    target_compile_definitions(${target} PRIVATE CASTRA_CHECK_INVARIANTS)
+  endif()
   if(CASTRA_WERROR)
     target_compile_options(${target} PRIVATE -Werror)
   endif()

@@ -17,6 +17,7 @@
 #include "common/match/crypto.hpp"
 #include "common/match/entry.hpp"
 #include "common/match/fair_dice.hpp"
+#include "common/match/invariants.hpp"
 #include "common/match/position.hpp"
 #include "common/match/state_hash.hpp"
 #include "common/rules/rule_set.hpp"
@@ -263,6 +264,11 @@ class Match {
     entry.first_event = now_.events;
     now_.fold(entry);
     log_.push_back(std::move(entry));
+    if constexpr (kCheckInvariants) {
+      if (auto broken = G::check(now_.state)) {
+        invariant_broken(G::kName, dice_.match_id, log_.size() - 1, *broken);
+      }
+    }
     if (log_.size() % kCheckpointEvery == 0) checkpoints_.push_back(now_);
   }
 

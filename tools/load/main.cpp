@@ -1,6 +1,7 @@
 // castra-load: drives a running castra-server over real WebSockets from one thread and
 // prints what it measured (docs/load.md): `matches`, `saturation`, `tournament`, `idle`,
-// and `echo` against castra-bench-echo, the raw WebSocket baseline.
+// `echo` against castra-bench-echo, the raw WebSocket baseline, and `flood`, honest players
+// beside abusive connections (docs/reliability.md).
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -13,6 +14,7 @@
 #include <string>
 
 #include "tools/load/echo_load.hpp"
+#include "tools/load/flood_load.hpp"
 #include "tools/load/idle_load.hpp"
 #include "tools/load/match_load.hpp"
 #include "tools/load/report.hpp"
@@ -39,6 +41,9 @@ struct Flags {
   IdleOptions idle;
   // echo
   EchoOptions echo;
+  // flood
+  FloodOptions flood;
+  double warmup_seconds = 2;
 };
 
 std::chrono::milliseconds millis(double seconds) {
@@ -289,6 +294,88 @@ int run_saturation(Flags& flags) {
   return run.exit_code;
 }
 
+// `flood`: the honest players' latencies for --seconds alone, then for --seconds more beside
+// FloodLoad's abusive connections, and the ratio of the two p99s (docs/reliability.md).
+int run_flood(Flags& flags) {
+  Run run;
+  const std::size_t conns = static_cast<std::size_t>(flags.matches.matches) *
+                            (2 + static_cast<std::size_t>(flags.matches.spectators));
+  if (!run.connect(flags.url, conns, flags.per_source)) return 2;
+  MatchLoad load(*run.net, flags.matches);
+  FloodLoad flood(run.net->target, flags.flood);
+  auto baseline = std::make_shared<MatchStats>();
+  auto lag_baseline = std::make_shared<double>(0);
+  load.prepare([&](const std::string& error) {
+    if (!error.empty()) return run.fail(error);
+    std::cout << "castra-load: " << load.connections() << " honest connections, "
+              << flags.matches.matches << " matches ready; " << flags.rate << " commands/s, "
+              << flags.seconds << " s alone, then " << flags.seconds << " s beside "
+              << flags.flood.connections << " abusive connections\n";
+    std::cout.flush();
+    load.run_at(flags.rate);
+    after(run.ioc, millis(flags.warmup_seconds), [&, baseline, lag_baseline] {
+      load.stats().reset();
+      run.probe.lag().reset();
+      after(run.ioc, millis(flags.seconds), [&, baseline, lag_baseline] {
+        *baseline = load.stats();
+        *lag_baseline = ms(run.probe.lag().percentile(0.99));
+        flood.start();
+        after(run.ioc, millis(flags.warmup_seconds), [&, baseline, lag_baseline] {
+          load.stats().reset();
+          run.probe.lag().reset();
+          after(run.ioc, millis(flags.seconds), [&, baseline, lag_baseline] {
+            auto under = std::make_shared<MatchStats>(load.stats());
+            const double lag_flood = ms(run.probe.lag().percentile(0.99));
+            flood.stop();
+            load.stop(millis(flags.drain_seconds), [&, baseline, lag_baseline, under, lag_flood] {
+              Report r("flood");
+              r.number("matches", flags.matches.matches, "honest matches at once");
+              r.number("rate", flags.rate, "offered commands/s");
+              r.number("abusers", flags.flood.connections,
+                       "abusive connections (floods, oversize frames, slow readers)");
+              const double base = ms(baseline->ack.percentile(0.99));
+              const double bad = ms(under->ack.percentile(0.99));
+              r.latency("baseline_ack", baseline->ack, "alone: submit -> CommandResult");
+              r.latency("flood_ack", under->ack, "beside the flood: submit -> CommandResult");
+              r.number("ack_p99_ratio", base > 0 ? bad / base : 0,
+                       "p99 beside the flood over p99 alone (the bound: 2)");
+              r.latency("baseline_opponent", baseline->opponent, "alone: submit -> opponent");
+              r.latency("flood_opponent", under->opponent, "beside the flood: submit -> opponent");
+              r.number("baseline_commands_per_s", baseline->acked / flags.seconds,
+                       "alone: acknowledged commands/s");
+              r.number("flood_commands_per_s", under->acked / flags.seconds,
+                       "beside the flood: acknowledged commands/s");
+              std::uint64_t errors = 0;
+              for (const auto* s : {baseline.get(), under.get()})
+                for (const auto& [k, n] : s->errors)
+                  errors += n;
+              r.number("honest_errors", static_cast<double>(errors),
+                       "errors the honest players got, both spans");
+              const FloodStats& f = flood.stats();
+              r.number("abuser_connections", static_cast<double>(f.connected),
+                       "abusive connections upgraded");
+              r.number("abuser_refused", static_cast<double>(f.refused),
+                       "abusive connects or upgrades refused");
+              r.number("abuser_cut_off", static_cast<double>(f.cut_off),
+                       "abusive connections the server ended");
+              r.number("abuser_frames", static_cast<double>(f.frames), "abusive frames sent");
+              r.number("abuser_mib", static_cast<double>(f.bytes) / (1 << 20),
+                       "abusive bytes sent (MiB)");
+              r.number("baseline_lag_p99_ms", *lag_baseline, "generator lag p99 alone (ms)");
+              r.number("flood_lag_p99_ms", lag_flood, "generator lag p99 beside the flood (ms)");
+              r.print(flags.json);
+              run.ioc.stop();
+            });
+          });
+        });
+      });
+    });
+  });
+  run.probe.start();
+  run.ioc.run();
+  return run.exit_code;
+}
+
 int run_idle(Flags& flags) {
   Run run;
   if (!run.connect(flags.url, static_cast<std::size_t>(flags.idle.connections), flags.per_source))
@@ -396,6 +483,7 @@ int main(int argc, char** argv) {
   Flags matches_flags;
   Flags tournament_flags;
   Flags saturation_flags;
+  Flags flood_flags;
   CLI::App app{"castra-load: drives castra-server over real WebSockets (docs/load.md)"};
   app.require_subcommand(1);
   add_common(app, flags);
@@ -424,6 +512,36 @@ int main(int argc, char** argv) {
   saturation->add_option("--step-seconds", saturation_flags.step_seconds, "Each step (s)")
       ->capture_default_str();
   saturation->add_option("--max-rate", saturation_flags.max_rate, "Stop ramping here")
+      ->capture_default_str();
+
+  auto* flood = app.add_subcommand(
+      "flood", "Honest matches alone, then beside abusive connections: the p99s and their ratio");
+  flood->fallthrough();
+  add_match_flags(*flood, flood_flags, 20, 1, 100);
+  flood->add_option("--seconds", flood_flags.seconds, "Each measured span (s)")
+      ->capture_default_str();
+  flood->add_option("--warmup", flood_flags.warmup_seconds, "Before each span (s)")
+      ->capture_default_str();
+  flood->add_option("--abusers", flood_flags.flood.connections, "Abusive connections")
+      ->capture_default_str();
+  flood
+      ->add_option("--flood-frames-per-s", flood_flags.flood.flood_frames_per_s,
+                   "Pings per second of each flooding connection")
+      ->capture_default_str();
+  flood
+      ->add_option("--oversize-bytes", flood_flags.flood.oversize_bytes,
+                   "The oversize connections' frame")
+      ->capture_default_str();
+  flood
+      ->add_option("--slow-requests-per-s", flood_flags.flood.slow_requests_per_s,
+                   "Scenario lists per second of each slow reader")
+      ->capture_default_str();
+  flood->add_option("--abuse", flood_flags.flood.kinds, "The kinds of abuse, taken in turn")
+      ->check(CLI::IsMember({"flood", "oversize", "slow"}))
+      ->capture_default_str();
+  flood
+      ->add_option("--abusers-per-source", flood_flags.flood.per_source,
+                   "Abusive connections per source address (from 127.0.0.100)")
       ->capture_default_str();
 
   auto* idle = app.add_subcommand("idle", "K idle logged-in connections, then K resumes, timed");
@@ -467,6 +585,10 @@ int main(int argc, char** argv) {
   if (saturation->parsed()) {
     Flags f = with_common(saturation_flags);
     return run_saturation(f);
+  }
+  if (flood->parsed()) {
+    Flags f = with_common(flood_flags);
+    return run_flood(f);
   }
   if (idle->parsed()) return run_idle(flags);
   return run_echo(flags);
