@@ -28,7 +28,8 @@ concept WireCodec = rules::RuleSet<typename W::Game> &&
   { W::event(ge) } -> std::same_as<Checked<typename W::Game::Event>>;
   { W::encode_event(e, mge) } -> std::same_as<void>;
   { W::encode_state(s, mgs) } -> std::same_as<void>;
-  { W::encode_legal(l, mgl) } -> std::same_as<void>;
+  // The list with its forecasts, both worked out on the requester's own view of the state.
+  { W::encode_legal(s, l, mgl) } -> std::same_as<void>;
 };
 
 template <WireCodec W>
@@ -95,7 +96,9 @@ class MatchAdapter final : public AnyMatch {
 
   v1::GameLegal legal(Side side) const override {
     v1::GameLegal out;
-    W::encode_legal(G::legal(m_.state(), side), &out);
+    // On the side's own projection: a list or a forecast may use only what that side sees.
+    const typename G::State own_view = G::project(m_.state(), rules::viewer_of(side));
+    W::encode_legal(own_view, G::legal(own_view, side), &out);
     return out;
   }
 

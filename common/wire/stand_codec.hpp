@@ -6,6 +6,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "common/rules/stand/game.hpp"
 #include "common/rules/types.hpp"
@@ -35,6 +36,11 @@ Checked<rs::State> to_domain(const pb::State& p);
 pb::State to_proto(const rs::State& s);
 
 pb::Legal to_proto(const rs::Legal& l);
+
+// Attack forecasts (common/rules/stand/forecast.hpp) onto the message of the list they were
+// made for, each beside the targets of the hex it attacks from.
+pb::AttackForecast to_proto(const rs::AttackForecast& f);
+void add_forecasts(const std::vector<rs::AttackForecast>& forecasts, pb::Legal* p);
 
 // JSON in protobuf's JSON mapping. A scenario file is a castra.v1.ScenarioFile holding
 // {"stand": {...}}; a command script line is a castra.v1.ScriptLine,
