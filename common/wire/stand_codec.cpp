@@ -553,7 +553,6 @@ pb::Event to_proto(const rs::Event& e) {
         }
       },
       e);
-  p.set_text(rs::Game::describe(e));
   return p;
 }
 

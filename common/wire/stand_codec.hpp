@@ -28,7 +28,8 @@ pb::Command to_proto(const rs::Command& c);
 
 // Events are read back from stored logs; their hexes are not checked against a map.
 Checked<rs::Event> to_domain(const pb::Event& p);
-// Fills the event's words too (Game::describe).
+// The event's words are not filled: they need the state before it (Game::describe), and
+// ViewEvent.text carries them.
 pb::Event to_proto(const rs::Event& e);
 
 // A state read back is re-checked whole (Game::check); a broken one is a RuleError.

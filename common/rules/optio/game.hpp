@@ -41,7 +41,7 @@ struct Game {
   static State project(const State& s, Viewer v);
   static void encode(const State& s, ByteWriter& w);
   static std::optional<std::string> check(const State& s);
-  static std::string describe(const Event& e);
+  static std::string describe(const State& s, const Event& e);
 
   // What a charge (an Advance that ends facing an enemy) or a Shoot of `side` will do in s;
   // nothing for any other command or one decide() refuses. Give it the side's own

@@ -48,7 +48,7 @@ struct Game {
   static std::optional<Outcome> outcome(const State& s);
   static void encode(const State& s, ByteWriter& w);
   static std::optional<std::string> check(const State& s);
-  static std::string describe(const Event& e);
+  static std::string describe(const State& s, const Event& e);
 
   // What an Attack of `side` will do in s (see forecast.hpp); nothing for any other command
   // or one decide() refuses.

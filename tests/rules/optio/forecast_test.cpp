@@ -185,3 +185,41 @@ TEST(Forecast, OptioForecastIsOnlyForChargesAndShots) {
 
 }  // namespace
 }  // namespace castra::rules::optio::testing
+
+namespace castra::rules::optio::testing {
+namespace {
+
+// The words of a charge, told on the state before each event: both units by side, type and
+// number, compass facings, and each score with its named modifiers and their unclamped sum.
+TEST(OptioDescribe, AChargeIsToldWithBothUnitsAndTheModifiersOfEachScore) {
+  constexpr int kSouth = 2;
+  State s = Battle()
+                .unit(1, Side::kA, UnitType::kWarband, {5, 4}, kSouth)
+                .unit(2, Side::kB, UnitType::kHeavyInfantry, {5, 6}, 0, 0, 2, Formation::kColumn)
+                .unit(3, Side::kB, UnitType::kHeavyInfantry, {10, 7}, 0)
+                .leader(1, Side::kA, true, 1, 1)
+                .leader(2, Side::kB, true, 2, 3)
+                .start();
+  FixedDice dice({1, 1});
+  const auto events = Game::decide(s, Side::kA, cmd::Advance{1, {{{5, 5}, kSouth}}}, dice);
+  ASSERT_TRUE(events.ok()) << events.error().message;
+  std::vector<std::string> words;
+  for (const Event& e : *events) {
+    words.push_back(Game::describe(s, e));
+    Game::apply(s, e);
+  }
+  ASSERT_GE(words.size(), 3u);
+  EXPECT_EQ(words[0],
+            "side A's warband 1 charges side B's heavy infantry 2, advancing from (5,4) to (5,5) "
+            "facing south");
+  // Warband charge 4 with its general (+1): 6 hits; heavy infantry charge 2 in column (-2): 1.
+  EXPECT_EQ(words[1],
+            "charge combat, side A's warband 1 against side B's heavy infantry 2: side A's "
+            "warband 1 charge 4, leader with the unit +1: sum +1: 6 hits; side B's heavy infantry "
+            "2 charge 2, in column -2: sum -2: 1 hit. side B's heavy infantry 2 loses 5 morale "
+            "intervals");
+  EXPECT_EQ(words[2], "side B's heavy infantry 2 routs from (5,6) and leaves the field");
+}
+
+}  // namespace
+}  // namespace castra::rules::optio::testing
