@@ -207,7 +207,8 @@ TEST(ClientReadme, WritesTheForecasts) {
     auto stand = testing::stand_training(lines);
     if (stand->outcome()) break;
     const rules::Side side = stand->acting().a ? rules::Side::kA : rules::Side::kB;
-    for (const auto& a : stand->legal(side).stand().attacks()) {
+    const v1::GameLegal legal = stand->legal(side);
+    for (const auto& a : legal.stand().attacks()) {
       if (a.forecasts_size() == 0 || !script.empty()) continue;
       const auto& t = a.forecasts(0).target();
       script = "wait snapshot\nwait legal\nclick-cell " + std::to_string(a.from().col()) + " " +
