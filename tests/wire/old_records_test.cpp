@@ -1,6 +1,6 @@
 // Records exported before the event words were worked out on the state (and before Ancient
 // STAND! events stopped carrying their own words) still verify: the stored events did not
-// change. The two files were written by castra-balance --record-game built at main's head
+// change. The two files were written by castra-balance --record-game as built from main
 // before that change (tests/data/records/README.md).
 #include <google/protobuf/util/json_util.h>
 #include <gtest/gtest.h>
