@@ -4,6 +4,7 @@
 
 #include "client/sdl/command_overlay.hpp"
 #include "client/sdl/computer_mark.hpp"
+#include "client/sdl/forecast_panel.hpp"
 #include "client/sdl/labels.hpp"
 #include "client/sdl/optio_board.hpp"
 #include "client/sdl/screens.hpp"
@@ -429,6 +430,7 @@ void MatchScreen::draw_panel(Ui& ui, Client& client, const SDL_Rect& r) {
   if (!m.refusal.empty() && !replay_) {
     y = wrap_text(p, m.refusal, x, y, w, theme::rgb(0xFF7B6B), 13, Weight::kBold) + 6;
   }
+  if (!replay_) y = draw_last_fight(ui, m.log, x, y, w);
   // Chat: the latest lines of the room, and a line to write (accounts only).
   if (!m.offline && m.subscribed) {
     const int lh = p.line_height(13);

@@ -1,5 +1,7 @@
 #include "client/sdl/optio_play.hpp"
 
+#include "client/sdl/forecast_panel.hpp"
+
 #include <algorithm>
 #include <cstdlib>
 
@@ -315,6 +317,7 @@ OptioOverlay OptioPlay::board(Ui& ui, Client& client, const SDL_Rect& area,
   }
 
   // What to draw.
+  hover_forecast_.reset();
   ov.selected_unit = selected_;
   ov.hover = hover_;
   const o::Legal* l = legal(client);
@@ -352,6 +355,13 @@ OptioOverlay OptioPlay::board(Ui& ui, Client& client, const SDL_Rect& area,
             ov.trail.push_back({u->at().col(), u->at().row()});
           for (const auto& st : ul->advances(pick).steps())
             ov.trail.push_back({st.col(), st.row()});
+          if (ul->advances(pick).has_forecast()) hover_forecast_ = ul->advances(pick).forecast();
+        }
+        // A shoot target under the cursor: the server's forecast of that shot.
+        for (const auto& f : ul->shot_forecasts()) {
+          const o::Unit* t = optio_unit(*s, f.target());
+          if (t != nullptr && t->at().col() == hover_->col && t->at().row() == hover_->row)
+            hover_forecast_ = f;
         }
       }
     }
@@ -614,6 +624,7 @@ int OptioPlay::panel(Ui& ui, Client& client, const SDL_Rect& r) {
   y = say_line(p, ul->in_command() ? "In command" : "Out of command: one square at most, no charge",
                x, y, w, ul->in_command() ? theme::kOk : theme::rgb(0xF0A040), 13);
   y += 6;
+  if (hover_forecast_) y = draw_forecast(ui, *hover_forecast_, *s, x, y, w);
   if (ul->advances_size() > 0) {
     y = say_line(p,
                  "Click a yellow square to advance there (orange: a charge). Right-click a square "

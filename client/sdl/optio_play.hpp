@@ -51,6 +51,7 @@ class OptioPlay {
   int deploy_formation_ = 0;
   std::map<std::pair<int, int>, int> advance_choice_;  // square -> option index (right click)
   std::optional<Cell> hover_;
+  std::optional<v1::optio::Forecast> hover_forecast_;  // the hovered charge's or shot's
   // Orders editor.
   std::vector<v1::optio::OrdersPath> paths_;
   int active_path_ = 0;

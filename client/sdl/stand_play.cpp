@@ -1,5 +1,7 @@
 #include "client/sdl/stand_play.hpp"
 
+#include "client/sdl/forecast_panel.hpp"
+
 #include <algorithm>
 
 #include "client/sdl/labels.hpp"
@@ -241,11 +243,16 @@ StandOverlay StandPlay::board(Ui& ui, Client& client, const SDL_Rect& area, cons
       }
     }
   }
+  hover_forecast_.reset();
   if (l != nullptr && selected_) {
     for (const auto& a : l->attacks()) {
       if (!same(a.from(), *selected_)) continue;
       for (const auto& t : a.targets())
         ov.targets.push_back({t.col(), t.row()});
+      // The attack target under the cursor: the server's forecast of that attack.
+      for (const auto& f : a.forecasts()) {
+        if (hover_ && same(f.target(), *hover_)) hover_forecast_ = f;
+      }
     }
   }
   for (const auto& e : client.match().last_batch) {
@@ -399,6 +406,7 @@ int StandPlay::panel(Ui& ui, Client& client, const SDL_Rect& r) {
   }
   if (l == nullptr) return y - r.y;
   y += 4;
+  if (hover_forecast_) y = draw_forecast(ui, *hover_forecast_, x, y, w);
   for (const auto& fc : l->facings()) {
     if (!same(fc.hex(), *selected_)) continue;
     p.text("Face:", x, y + 6, 13, theme::kText);

@@ -38,6 +38,7 @@ class StandPlay {
   std::array<int, 4> wanted_{99, 99, 99, 99};  // figures of each type the player asks to move
   int deploy_facing_ = -1;
   std::optional<Cell> hover_;
+  std::optional<v1::stand::AttackForecast> hover_forecast_;  // the hovered attack's
 };
 
 }  // namespace castra::client

@@ -142,7 +142,9 @@ std::optional<v1::GameCommand> think_optio(const pb::State& view, const pb::Lega
   auto state = wire::optio::to_domain(view);
   if (!state) return blind(legal);
   const dom::Legal mine = dom::Game::legal(*state, side);
-  if (wire::optio::to_proto(mine).SerializeAsString() != legal.SerializeAsString()) {
+  pb::Legal expected = wire::optio::to_proto(mine);
+  wire::optio::add_forecasts(dom::Game::forecasts(*state, mine), &expected);
+  if (expected.SerializeAsString() != legal.SerializeAsString()) {
     return blind(legal);
   }
   if (mine.orders.submit) {

@@ -33,7 +33,9 @@ std::optional<v1::GameCommand> think_stand(const pb::State& view, const pb::Lega
   auto state = wire::stand::to_domain(view);
   if (!state) return blind(legal);
   const rs::Legal mine = rs::Game::legal(*state, side);
-  if (wire::stand::to_proto(mine).SerializeAsString() != legal.SerializeAsString()) {
+  pb::Legal expected = wire::stand::to_proto(mine);
+  wire::stand::add_forecasts(rs::Game::forecasts(*state, mine), &expected);
+  if (expected.SerializeAsString() != legal.SerializeAsString()) {
     return blind(legal);
   }
   if (turn.wind_up && mine.end_phase) return encode(rs::cmd::EndPhase{});

@@ -119,9 +119,13 @@ std::optional<std::string> replay_entry(Match<G>& m, const Entry<G>& rec, std::s
              " events, the replay " + std::to_string(got.events.size());
     }
     if (!(got.events[k] == rec.events[k])) {
+      // Both are told on the state the replay had just before them.
+      typename G::State before = m.position_after(i)->state;
+      for (std::size_t j = 0; j < k; ++j)
+        G::apply(before, got.events[j]);
       return step + ": event " + std::to_string(k) + " is recorded as \"" +
-             G::describe(rec.events[k]) + "\", the replay gives \"" + G::describe(got.events[k]) +
-             "\"";
+             G::describe(before, rec.events[k]) + "\", the replay gives \"" +
+             G::describe(before, got.events[k]) + "\"";
     }
   }
   if (got.seals.size() != rec.seals.size()) {

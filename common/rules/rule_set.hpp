@@ -42,7 +42,10 @@ namespace castra::rules {
 //   encode(s, w)          the canonical bytes of s (for state hashes).
 //   check(s)              a debug re-check of every invariant; a description of the first
 //                         broken one, or nothing.
-//   describe(e)           the event in words for logs and the client ("Warband at (5,3)...").
+//   describe(s, e)        the event in words for logs and the client, worked out on s, the
+//                         state just before e as its viewer sees it (units by side, type and
+//                         number; a fight with the modifiers that made its scores). Reads
+//                         only what e's viewer may see; the words are never stored.
 // Commands and events compare with ==, so a verifier can check a replay against a record.
 template <typename G>
 concept RuleSet = std::equality_comparable<typename G::Command> &&
@@ -66,7 +69,7 @@ concept RuleSet = std::equality_comparable<typename G::Command> &&
   { G::project(s, v) } -> std::same_as<typename G::State>;
   { G::encode(s, w) } -> std::same_as<void>;
   { G::check(s) } -> std::same_as<std::optional<std::string>>;
-  { G::describe(e) } -> std::same_as<std::string>;
+  { G::describe(s, e) } -> std::same_as<std::string>;
 };
 
 }  // namespace castra::rules

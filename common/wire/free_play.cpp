@@ -38,7 +38,7 @@ class Position final : public FreePlay {
       p.set_visibility(static_cast<v1::Visibility>(static_cast<int>(G::visibility(e).kind)));
       p.set_owner(side_to_proto(G::visibility(e).owner));
       W::encode_event(e, p.mutable_event());
-      p.set_text(G::describe(e));
+      p.set_text(G::describe(s_, e));
       G::apply(s_, e);
     }
     return out;

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <concepts>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -31,7 +32,8 @@ concept WireCodec = rules::RuleSet<typename W::Game> &&
   { W::encode_event(e, mge) } -> std::same_as<void>;
   { W::state(gs) } -> std::same_as<Checked<typename W::Game::State>>;
   { W::encode_state(s, mgs) } -> std::same_as<void>;
-  { W::encode_legal(l, mgl) } -> std::same_as<void>;
+  // The list with its forecasts, both worked out on the requester's own view of the state.
+  { W::encode_legal(s, l, mgl) } -> std::same_as<void>;
 };
 
 template <WireCodec W>
@@ -73,6 +75,31 @@ class MatchAdapter final : public AnyMatch {
 
   std::vector<v1::ViewEvent> events_for(Viewer v, std::uint64_t from) const override {
     std::vector<v1::ViewEvent> out;
+    // Each event's words are worked out on the state just before it, as v sees it: `before`
+    // runs along the log from the entry of the first event sent.
+    const Viewer seen_as = m_.effective(v);
+    std::optional<typename G::State> before;
+    std::size_t at_entry = 0;
+    std::size_t at_event = 0;
+    const auto state_before = [&](std::uint32_t entry, std::uint64_t number) {
+      if (!before) {
+        before = m_.position_after(entry)->state;
+        at_entry = entry;
+      }
+      const auto& log = m_.log();
+      while (at_entry < log.size()) {
+        const auto& entry = log[at_entry];
+        if (at_event == entry.events.size()) {
+          ++at_entry;
+          at_event = 0;
+        } else if (entry.first_event + at_event < number) {
+          G::apply(*before, entry.events[at_event++]);
+        } else {
+          break;
+        }
+      }
+      return G::project(*before, seen_as);
+    };
     for (const auto& ve : m_.events_for(v, from)) {
       v1::ViewEvent& p = out.emplace_back();
       p.set_number(ve.number);
@@ -81,7 +108,7 @@ class MatchAdapter final : public AnyMatch {
       p.set_owner(side_to_proto(ve.visibility.owner));
       if (ve.event) {
         W::encode_event(*ve.event, p.mutable_event());
-        p.set_text(G::describe(*ve.event));
+        p.set_text(G::describe(state_before(ve.entry, ve.number), *ve.event));
       }
       if (ve.commitment) p.set_commitment(match::to_hex(*ve.commitment));
     }
@@ -98,7 +125,9 @@ class MatchAdapter final : public AnyMatch {
 
   v1::GameLegal legal(Side side) const override {
     v1::GameLegal out;
-    W::encode_legal(G::legal(m_.state(), side), &out);
+    // On the side's own projection: a list or a forecast may use only what that side sees.
+    const typename G::State own_view = G::project(m_.state(), rules::viewer_of(side));
+    W::encode_legal(own_view, G::legal(own_view, side), &out);
     return out;
   }
 

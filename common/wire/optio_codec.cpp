@@ -782,4 +782,80 @@ std::string event_to_json(const dom::Event& e) {
   return json_of(to_proto(e));
 }
 
+// ---- forecasts ------------------------------------------------------------------------------
+
+namespace {
+
+void put(pb::Score* m, const dom::Score& sc) {
+  m->set_unit(sc.unit);
+  m->set_base(sc.base);
+  for (const dom::ShiftTerm& t : sc.terms) {
+    pb::ShiftTerm* x = m->add_terms();
+    x->set_name(t.name);
+    x->set_shift(t.shift);
+  }
+  m->set_raw_shift(sc.raw_shift);
+  m->set_shift(sc.shift);
+  m->set_hits(sc.hits);
+}
+
+void put(pb::MoraleForecast* m, const dom::MoraleForecast& f) {
+  m->set_unit(f.unit);
+  m->set_before(f.before);
+  m->set_after(f.after);
+  m->set_routs(f.routs);
+}
+
+}  // namespace
+
+pb::Forecast to_proto(const dom::Forecast& f) {
+  pb::Forecast m;
+  m.set_unit(f.unit);
+  m.set_target(f.target);
+  m.set_charge(f.charge);
+  if (f.fire) {
+    pb::ShotForecast* x = m.mutable_fire();
+    put(x->mutable_shooter(), f.fire->shooter);
+    x->set_target(f.fire->target);
+    x->set_missile_before(f.fire->missile_before);
+    x->set_missile_after(f.fire->missile_after);
+    x->set_intervals(f.fire->intervals);
+  }
+  if (f.fight) {
+    pb::FightForecast* x = m.mutable_fight();
+    put(x->mutable_a(), f.fight->a);
+    put(x->mutable_b(), f.fight->b);
+    x->set_loss_a(f.fight->loss_a);
+    x->set_loss_b(f.fight->loss_b);
+  }
+  put(m.mutable_unit_morale(), f.unit_morale);
+  put(m.mutable_target_morale(), f.target_morale);
+  for (const dom::LeaderDieForecast& l : f.leaders) {
+    pb::LeaderDieForecast* x = m.add_leaders();
+    x->set_leader(l.leader);
+    x->set_wounded(l.wounded);
+    x->set_leaves(l.leaves);
+    x->set_wound_from(l.wound_from);
+    x->set_kill_from(l.kill_from);
+  }
+  return m;
+}
+
+void add_forecasts(const std::vector<dom::UnitForecasts>& forecasts, pb::Legal* m) {
+  for (const dom::UnitForecasts& uf : forecasts) {
+    for (pb::UnitLegal& u : *m->mutable_units()) {
+      if (u.unit() != uf.unit) continue;
+      // Parallel to the unit's advance options and shoot targets, as Game::forecasts makes them.
+      for (std::size_t i = 0;
+           i < uf.advances.size() && i < static_cast<std::size_t>(u.advances_size()); ++i) {
+        if (uf.advances[i])
+          *u.mutable_advances(static_cast<int>(i))->mutable_forecast() = to_proto(*uf.advances[i]);
+      }
+      for (const auto& shot : uf.shots) {
+        if (shot) *u.add_shot_forecasts() = to_proto(*shot);
+      }
+    }
+  }
+}
+
 }  // namespace castra::wire::optio

@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "common/rules/optio/forecast.hpp"
 #include "common/rules/optio/state.hpp"
 #include "common/rules/types.hpp"
 #include "proto/castra/v1/optio.pb.h"
@@ -32,6 +33,11 @@ Checked<dom::State> to_domain(const pb::State& m);
 pb::State to_proto(const dom::State& s);
 
 pb::Legal to_proto(const dom::Legal& l);
+
+// Forecasts (common/rules/optio/forecast.hpp) onto the message of the list they were made
+// for: each charge's on its advance option, each shot's beside the unit's shoot targets.
+pb::Forecast to_proto(const dom::Forecast& f);
+void add_forecasts(const std::vector<dom::UnitForecasts>& forecasts, pb::Legal* m);
 
 castra::v1::Side to_proto(castra::rules::Side s);
 castra::rules::Side to_domain(castra::v1::Side s);

@@ -553,7 +553,6 @@ pb::Event to_proto(const rs::Event& e) {
         }
       },
       e);
-  p.set_text(rs::Game::describe(e));
   return p;
 }
 
@@ -724,6 +723,43 @@ pb::Legal to_proto(const rs::Legal& l) {
       *pa->add_targets() = coord(h);
   }
   return p;
+}
+
+pb::AttackForecast to_proto(const rs::AttackForecast& f) {
+  pb::AttackForecast p;
+  *p.mutable_target() = coord(f.target);
+  p.set_posture(posture(f.posture));
+  p.set_cover(f.cover);
+  p.set_rear(f.rear);
+  for (const rs::AttackTerm& t : f.terms) {
+    pb::AttackTerm* pt = p.add_terms();
+    pt->set_troop(static_cast<pb::Troop>(rs::index(t.troop)));
+    pt->set_figures(t.figures);
+    pt->set_chance_tenths(t.chance);
+    pt->set_rear_bonus_tenths(t.rear_bonus);
+    pt->set_total_tenths(t.total);
+  }
+  p.set_total_tenths(f.total);
+  p.set_sure(f.sure);
+  p.set_fraction_tenths(f.fraction);
+  p.set_roll(f.roll);
+  p.set_extra_faces(f.extra_faces);
+  p.set_die_faces(f.die_faces);
+  *p.mutable_lost() = figures(f.lost);
+  p.set_strength(f.strength);
+  if (f.roll) {
+    *p.mutable_lost_extra() = figures(f.lost_extra);
+    p.set_strength_extra(f.strength_extra);
+  }
+  return p;
+}
+
+void add_forecasts(const std::vector<rs::AttackForecast>& forecasts, pb::Legal* p) {
+  for (const rs::AttackForecast& f : forecasts) {
+    for (pb::Legal::AttackChoice& a : *p->mutable_attacks()) {
+      if (hex(a.from()) == f.from) *a.add_forecasts() = to_proto(f);
+    }
+  }
 }
 
 }  // namespace castra::wire::stand

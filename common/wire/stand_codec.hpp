@@ -6,6 +6,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "common/rules/stand/game.hpp"
 #include "common/rules/types.hpp"
@@ -27,7 +28,8 @@ pb::Command to_proto(const rs::Command& c);
 
 // Events are read back from stored logs; their hexes are not checked against a map.
 Checked<rs::Event> to_domain(const pb::Event& p);
-// Fills the event's words too (Game::describe).
+// The event's words are not filled: they need the state before it (Game::describe), and
+// ViewEvent.text carries them.
 pb::Event to_proto(const rs::Event& e);
 
 // A state read back is re-checked whole (Game::check); a broken one is a RuleError.
@@ -35,6 +37,11 @@ Checked<rs::State> to_domain(const pb::State& p);
 pb::State to_proto(const rs::State& s);
 
 pb::Legal to_proto(const rs::Legal& l);
+
+// Attack forecasts (common/rules/stand/forecast.hpp) onto the message of the list they were
+// made for, each beside the targets of the hex it attacks from.
+pb::AttackForecast to_proto(const rs::AttackForecast& f);
+void add_forecasts(const std::vector<rs::AttackForecast>& forecasts, pb::Legal* p);
 
 // JSON in protobuf's JSON mapping. A scenario file is a castra.v1.ScenarioFile holding
 // {"stand": {...}}; a command script line is a castra.v1.ScriptLine,

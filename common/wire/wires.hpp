@@ -44,8 +44,9 @@ struct OptioWire {
   static void encode_state(const Game::State& s, v1::GameState* out) {
     *out->mutable_optio() = optio::to_proto(s);
   }
-  static void encode_legal(const Game::Legal& l, v1::GameLegal* out) {
+  static void encode_legal(const Game::State& own_view, const Game::Legal& l, v1::GameLegal* out) {
     *out->mutable_optio() = optio::to_proto(l);
+    optio::add_forecasts(Game::forecasts(own_view, l), out->mutable_optio());
   }
 };
 
@@ -79,8 +80,9 @@ struct StandWire {
   static void encode_state(const Game::State& s, v1::GameState* out) {
     *out->mutable_stand() = stand::to_proto(s);
   }
-  static void encode_legal(const Game::Legal& l, v1::GameLegal* out) {
+  static void encode_legal(const Game::State& own_view, const Game::Legal& l, v1::GameLegal* out) {
     *out->mutable_stand() = stand::to_proto(l);
+    stand::add_forecasts(Game::forecasts(own_view, l), out->mutable_stand());
   }
 };
 

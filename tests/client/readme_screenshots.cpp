@@ -180,6 +180,46 @@ TEST(ClientReadme, WritesTheScreenshots) {
   shoot("campaign.png", testing::json_line(testing::campaign_fixture()), picks, "--campaign");
 }
 
+// Forecasts on hover: an Optio charge of the training battle (turn 3) and a STAND! attack of
+// its training game, each shown before the click.
+TEST(ClientReadme, WritesTheForecasts) {
+  auto optio = testing::optio_training(44);
+  const o::Legal l = optio->legal(rules::Side::kA).optio();
+  const auto st = optio->snapshot(rules::Viewer::kSideA).state().optio();
+  std::string script;
+  for (const auto& ul : l.units()) {
+    for (const auto& a : ul.advances()) {
+      if (!a.has_forecast() || !script.empty()) continue;
+      for (const auto& u : st.units()) {
+        if (u.id() != ul.unit()) continue;
+        const auto& last = *a.steps().rbegin();
+        script = "wait snapshot\nwait legal\nclick-cell " + std::to_string(u.at().col()) + " " +
+                 std::to_string(u.at().row()) + "\nframes 3\nhover-cell " +
+                 std::to_string(last.col()) + " " + std::to_string(last.row());
+      }
+    }
+  }
+  ASSERT_FALSE(script.empty());
+  shoot("optio-forecast.png", testing::offline_view(*optio, rules::Side::kA), script);
+
+  script.clear();
+  for (int lines = 1; lines <= 26 && script.empty(); ++lines) {
+    auto stand = testing::stand_training(lines);
+    if (stand->outcome()) break;
+    const rules::Side side = stand->acting().a ? rules::Side::kA : rules::Side::kB;
+    const v1::GameLegal legal = stand->legal(side);
+    for (const auto& a : legal.stand().attacks()) {
+      if (a.forecasts_size() == 0 || !script.empty()) continue;
+      const auto& t = a.forecasts(0).target();
+      script = "wait snapshot\nwait legal\nclick-cell " + std::to_string(a.from().col()) + " " +
+               std::to_string(a.from().row()) + "\nframes 3\nhover-cell " +
+               std::to_string(t.col()) + " " + std::to_string(t.row());
+      shoot("stand-forecast.png", testing::offline_view(*stand, side), script);
+    }
+  }
+  ASSERT_FALSE(script.empty());
+}
+
 // The lobby's battle picker, from a real server's scenario list: Trebia chosen.
 TEST(ClientReadme, WritesTheScenarioPicker) {
   testing::ServerProcess server({"--argon2-opslimit", "1", "--argon2-memlimit", "8192"});

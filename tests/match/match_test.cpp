@@ -158,7 +158,7 @@ std::string stream_bytes(const ToyMatch& m, Viewer v, bool mask_commitments) {
   std::ostringstream out;
   for (const auto& ve : m.events_for(v)) {
     out << ve.number << '|' << ve.entry << '|' << static_cast<int>(ve.visibility.kind) << '|'
-        << (ve.event ? toy::Game::describe(*ve.event) : std::string("-")) << '|'
+        << (ve.event ? toy::Game::describe(m.state(), *ve.event) : std::string("-")) << '|'
         << (ve.commitment ? (mask_commitments ? std::string(64, '*') : to_hex(*ve.commitment))
                           : std::string("none"))
         << '\n';

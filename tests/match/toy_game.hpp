@@ -197,7 +197,7 @@ struct Game {
     if (s.pos[0] < 0 || s.pos[1] < 0) return "negative position";
     return std::nullopt;
   }
-  static std::string describe(const Event& e) {
+  static std::string describe(const State&, const Event& e) {
     if (const auto* r = std::get_if<RolledOff>(&e)) {
       return "roll-off A " + std::to_string(r->a) + " B " + std::to_string(r->b);
     }

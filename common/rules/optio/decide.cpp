@@ -144,45 +144,10 @@ void check_break(Builder& b) {
 
 // Section 7: shooting hits, the missile-hit count, and the intervals every 4th hit costs.
 void shoot(Builder& b, int shooter_id, int target_id, bool at_charger) {
-  const Unit& sh = *b.s().unit(shooter_id);
-  const Unit& t = *b.s().unit(target_id);
-  const int base = b.rs().stats(sh.type).shoot;
-  const int shift = detail::shooting_shift(b.s(), sh, t);
-  const int hits = b.rs().shifted_hits(base, shift);
-  const int per = b.rs().missile_hits_per_interval;
-  const int total = t.missile_hits + hits;
-  ev::Shot e{.shooter = shooter_id,
-             .target = target_id,
-             .at_charger = at_charger,
-             .base = base,
-             .shift = shift,
-             .hits = hits,
-             .missile_before = t.missile_hits,
-             .missile_after = total % per,
-             .intervals = total / per};
+  const ev::Shot e =
+      detail::shot_of(b.s(), *b.s().unit(shooter_id), *b.s().unit(target_id), at_charger);
   b.emit(e);
   lose(b, target_id, e.intervals);
-}
-
-ev::Fight score(const State& s, const Ruleset& rs, FightKind kind, const Unit& a, const Unit& bu) {
-  ev::Fight f{.kind = kind, .a = a.id, .b = bu.id};
-  const auto base = [&](const Unit& u) {
-    return kind == FightKind::kCharge ? rs.stats(u.type).charge : rs.stats(u.type).melee;
-  };
-  f.base_a = base(a);
-  f.base_b = base(bu);
-  f.shift_a = detail::combat_shift(s, a, bu, kind, false);
-  f.shift_b = detail::combat_shift(s, bu, a, kind, kind == FightKind::kCharge);
-  f.hits_a = rs.shifted_hits(f.base_a, f.shift_a);
-  f.hits_b = rs.shifted_hits(f.base_b, f.shift_b);
-  if (f.hits_a == f.hits_b) {
-    if (kind == FightKind::kMelee) f.loss_a = f.loss_b = 1;
-  } else if (f.hits_a > f.hits_b) {
-    f.loss_b = f.hits_a - f.hits_b;
-  } else {
-    f.loss_a = f.hits_b - f.hits_a;
-  }
-  return f;
 }
 
 // ---- commands -------------------------------------------------------------------------------
@@ -252,7 +217,7 @@ void resolve(Builder& b, Side side, const cmd::Advance& a, Dice& dice) {
   const std::vector<int> charger_leaders = detail::leaders_with(b.s(), a.unit);
   const std::vector<int> target_leaders = detail::leaders_with(b.s(), target);
   const ev::Fight f =
-      score(b.s(), b.rs(), FightKind::kCharge, *b.s().unit(a.unit), *b.s().unit(target));
+      detail::fight_of(b.s(), FightKind::kCharge, *b.s().unit(a.unit), *b.s().unit(target));
   b.emit(f);
   lose(b, f.a, f.loss_a);
   lose(b, f.b, f.loss_b);
@@ -323,7 +288,8 @@ void melee_phase(Builder& b, Dice& dice) {
   });
   std::map<int, int> loss;
   for (const Pair& p : pairs) {
-    const ev::Fight f = score(start, b.rs(), FightKind::kMelee, *start.unit(p.a), *start.unit(p.b));
+    const ev::Fight f =
+        detail::fight_of(start, FightKind::kMelee, *start.unit(p.a), *start.unit(p.b));
     b.emit(f);
     loss[f.a] += f.loss_a;
     loss[f.b] += f.loss_b;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "common/rules/canonical.hpp"
+#include "common/rules/optio/forecast.hpp"
 #include "common/rules/optio/state.hpp"
 #include "common/rules/rule_set.hpp"
 #include "common/rules/types.hpp"
@@ -40,7 +41,15 @@ struct Game {
   static State project(const State& s, Viewer v);
   static void encode(const State& s, ByteWriter& w);
   static std::optional<std::string> check(const State& s);
-  static std::string describe(const Event& e);
+  static std::string describe(const State& s, const Event& e);
+
+  // What a charge (an Advance that ends facing an enemy) or a Shoot of `side` will do in s;
+  // nothing for any other command or one decide() refuses. Give it the side's own
+  // projection: it uses nothing that side may not see.
+  static std::optional<Forecast> forecast(const State& s, Side side, const Command& c);
+  // The forecasts of every charge and shot on `legal` (a list for s), units without any
+  // left out.
+  static std::vector<UnitForecasts> forecasts(const State& s, const Legal& legal);
 };
 
 static_assert(RuleSet<Game>);

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "common/rules/optio/forecast.hpp"
 #include "common/rules/optio/state.hpp"
 #include "common/rules/types.hpp"
 
@@ -56,10 +57,21 @@ bool bound_by_orders(const Leader& l);
 // Progress after L ends a move on `to`: the first later occurrence, else unchanged.
 int progress_after(const Leader& l, Square to);
 
-// Combat shift of unit u fighting opp (summed, clamped). `charged` marks the unit that
-// was charged in charge combat (the only one that may defend a ford or a camp there).
-int combat_shift(const State& s, const Unit& u, const Unit& opp, FightKind kind, bool charged);
-int shooting_shift(const State& s, const Unit& shooter, const Unit& target);
+// The modifiers of section 6 that apply to unit u fighting opp, each named as the rules'
+// table names it, in the table's order. `charged` marks the unit that was charged in charge
+// combat (the only one that may defend a ford or a camp there). The shifts decide() uses and
+// the forecasts clients see are both made from these terms, so they cannot disagree.
+std::vector<ShiftTerm> combat_terms(const State& s, const Unit& u, const Unit& opp, FightKind kind,
+                                    bool charged);
+// The shooting modifiers of section 7 for shooter at target.
+std::vector<ShiftTerm> shooting_terms(const State& s, const Unit& shooter, const Unit& target);
+int sum_of(const std::vector<ShiftTerm>& terms);
+// A unit's whole score from those terms: base value, raw and clamped shift, hits.
+Score combat_score(const State& s, const Unit& u, const Unit& opp, FightKind kind, bool charged);
+Score shooting_score(const State& s, const Unit& shooter, const Unit& target);
+// The Fight and Shot events decide() emits, scored on s (a is the charger in a charge).
+ev::Fight fight_of(const State& s, FightKind kind, const Unit& a, const Unit& b);
+ev::Shot shot_of(const State& s, const Unit& shooter, const Unit& target, bool at_charger);
 
 // What validating many commands against one state shares: the board, and which units
 // are in command (worked out once per side).

@@ -168,46 +168,120 @@ int progress_after(const Leader& l, Square to) {
   return l.progress;
 }
 
-int combat_shift(const State& s, const Unit& u, const Unit& opp, FightKind kind, bool charged) {
+std::vector<ShiftTerm> combat_terms(const State& s, const Unit& u, const Unit& opp, FightKind kind,
+                                    bool charged) {
   const Ruleset& rs = rules_of(s);
   const Modifiers& m = rs.modifiers;
   const Terrain own = s.terrain_at(u.pos);
   const Terrain their = s.terrain_at(opp.pos);
   const auto defensible = [](Terrain t) { return t == Terrain::kFord || t == Terrain::kCamp; };
-  int shift = 0;
-  if (!leaders_with(s, u.id).empty()) shift += m.leader;
-  if (is_deep_line(u)) shift += m.deep_line;
-  if (own == Terrain::kHill && their != Terrain::kHill) shift += m.hill;
+  std::vector<ShiftTerm> terms;
+  if (!leaders_with(s, u.id).empty()) terms.push_back({"leader with the unit", m.leader});
+  if (is_deep_line(u)) terms.push_back({"deep line", m.deep_line});
+  if (own == Terrain::kHill && their != Terrain::kHill) terms.push_back({"on a hill", m.hill});
   if (kind == FightKind::kCharge ? (charged && defensible(own))
                                  : (defensible(own) && !defensible(their))) {
-    shift += m.defend;
+    terms.push_back({"defending a " + std::string(terrain_name(own)), m.defend});
   }
-  if (u.bases == 1) shift += m.thin_line;
-  if (is_shaken(rs, u) && !is_deep_line(u)) shift += m.shaken;
-  if (u.disordered) shift += m.disordered;
-  if (is_rough(own) && !is_agile_foot(rs, u)) shift += m.rough;
-  if (u.formation == Formation::kColumn) shift += m.column;
+  if (u.bases == 1) terms.push_back({"thin line", m.thin_line});
+  if (is_shaken(rs, u) && !is_deep_line(u)) terms.push_back({"shaken", m.shaken});
+  if (u.disordered) terms.push_back({"disordered", m.disordered});
+  if (is_rough(own) && !is_agile_foot(rs, u)) {
+    terms.push_back({"in " + std::string(terrain_name(own)), m.rough});
+  }
+  if (u.formation == Formation::kColumn) terms.push_back({"in column", m.column});
   switch (relative_side(u.pos, u.facing, opp.pos)) {
     case Side4::kFlank:
-      shift += m.flank;
+      terms.push_back({"fought from its flank", m.flank});
       break;
     case Side4::kRear:
-      shift += m.rear;
+      terms.push_back({"fought from its rear", m.rear});
       break;
     default:
       break;
   }
-  return rs.clamp_shift(shift);
+  return terms;
 }
 
-int shooting_shift(const State& s, const Unit& shooter, const Unit& target) {
+std::vector<ShiftTerm> shooting_terms(const State& s, const Unit& shooter, const Unit& target) {
+  const Modifiers& m = rules_of(s).modifiers;
+  std::vector<ShiftTerm> terms;
+  if (s.terrain_at(target.pos) == Terrain::kWoods) {
+    terms.push_back({"target in woods", m.shoot_target_woods});
+  }
+  if (shooter.disordered) terms.push_back({"shooter disordered", m.shoot_disordered});
+  if (shooter.bases == 1) terms.push_back({"shooter in thin line", m.shoot_thin_line});
+  return terms;
+}
+
+int sum_of(const std::vector<ShiftTerm>& terms) {
+  int sum = 0;
+  for (const ShiftTerm& t : terms)
+    sum += t.shift;
+  return sum;
+}
+
+Score combat_score(const State& s, const Unit& u, const Unit& opp, FightKind kind, bool charged) {
   const Ruleset& rs = rules_of(s);
-  const Modifiers& m = rs.modifiers;
-  int shift = 0;
-  if (s.terrain_at(target.pos) == Terrain::kWoods) shift += m.shoot_target_woods;
-  if (shooter.disordered) shift += m.shoot_disordered;
-  if (shooter.bases == 1) shift += m.shoot_thin_line;
-  return rs.clamp_shift(shift);
+  Score sc;
+  sc.unit = u.id;
+  sc.base = kind == FightKind::kCharge ? rs.stats(u.type).charge : rs.stats(u.type).melee;
+  sc.terms = combat_terms(s, u, opp, kind, charged);
+  sc.raw_shift = sum_of(sc.terms);
+  sc.shift = rs.clamp_shift(sc.raw_shift);
+  sc.hits = rs.shifted_hits(sc.base, sc.shift);
+  return sc;
+}
+
+Score shooting_score(const State& s, const Unit& shooter, const Unit& target) {
+  const Ruleset& rs = rules_of(s);
+  Score sc;
+  sc.unit = shooter.id;
+  sc.base = rs.stats(shooter.type).shoot;
+  sc.terms = shooting_terms(s, shooter, target);
+  sc.raw_shift = sum_of(sc.terms);
+  sc.shift = rs.clamp_shift(sc.raw_shift);
+  sc.hits = rs.shifted_hits(sc.base, sc.shift);
+  return sc;
+}
+
+ev::Fight fight_of(const State& s, FightKind kind, const Unit& a, const Unit& b) {
+  const Score sa = combat_score(s, a, b, kind, false);
+  const Score sb = combat_score(s, b, a, kind, kind == FightKind::kCharge);
+  ev::Fight f{.kind = kind,
+              .a = a.id,
+              .b = b.id,
+              .base_a = sa.base,
+              .shift_a = sa.shift,
+              .hits_a = sa.hits,
+              .base_b = sb.base,
+              .shift_b = sb.shift,
+              .hits_b = sb.hits,
+              .loss_a = 0,
+              .loss_b = 0};
+  if (f.hits_a == f.hits_b) {
+    if (kind == FightKind::kMelee) f.loss_a = f.loss_b = 1;
+  } else if (f.hits_a > f.hits_b) {
+    f.loss_b = f.hits_a - f.hits_b;
+  } else {
+    f.loss_a = f.hits_b - f.hits_a;
+  }
+  return f;
+}
+
+ev::Shot shot_of(const State& s, const Unit& shooter, const Unit& target, bool at_charger) {
+  const Score sc = shooting_score(s, shooter, target);
+  const int per = rules_of(s).missile_hits_per_interval;
+  const int total = target.missile_hits + sc.hits;
+  return ev::Shot{.shooter = shooter.id,
+                  .target = target.id,
+                  .at_charger = at_charger,
+                  .base = sc.base,
+                  .shift = sc.shift,
+                  .hits = sc.hits,
+                  .missile_before = target.missile_hits,
+                  .missile_after = total % per,
+                  .intervals = total / per};
 }
 
 std::vector<int> units_of(const State& s, Side side) {

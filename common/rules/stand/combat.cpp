@@ -4,15 +4,28 @@
 
 namespace castra::rules::stand {
 
+std::vector<AttackTerm> attack_terms(const Ruleset& rs, const Figures& attackers, Posture posture,
+                                     bool cover, bool rear) {
+  std::vector<AttackTerm> terms;
+  for (Troop t : kAllTroops) {
+    if (attackers[t] == 0) continue;
+    const auto ti = static_cast<std::size_t>(index(t));
+    AttackTerm term;
+    term.troop = t;
+    term.figures = attackers[t];
+    term.chance = rs.chance[ti][static_cast<std::size_t>(index(posture))][cover ? 1 : 0];
+    term.rear_bonus = rear ? rs.rear_bonus[ti] : 0;
+    term.total = term.figures * (term.chance + term.rear_bonus);
+    terms.push_back(term);
+  }
+  return terms;
+}
+
 Tenths attack_total(const Ruleset& rs, const Figures& attackers, Posture posture, bool cover,
                     bool rear) {
   Tenths total = 0;
-  for (Troop t : kAllTroops) {
-    const auto ti = static_cast<std::size_t>(index(t));
-    Tenths per_figure = rs.chance[ti][static_cast<std::size_t>(index(posture))][cover ? 1 : 0];
-    if (rear) per_figure += rs.rear_bonus[ti];
-    total += attackers[t] * per_figure;
-  }
+  for (const AttackTerm& term : attack_terms(rs, attackers, posture, cover, rear))
+    total += term.total;
   return total;
 }
 

@@ -3,9 +3,16 @@
 // a hex loses. Engine-internal helpers, pure; Game::decide and the tests call them.
 #pragma once
 
+#include <vector>
+
+#include "common/rules/stand/forecast.hpp"
 #include "common/rules/stand/ruleset.hpp"
 
 namespace castra::rules::stand {
+
+// What each attacking type adds to T, in troop order (types with no figure left out).
+std::vector<AttackTerm> attack_terms(const Ruleset& rs, const Figures& attackers, Posture posture,
+                                     bool cover, bool rear);
 
 // T: the chance of every attacking figure against a defender of `posture`, in cover or
 // not, struck across one of its rear hexsides or not.
@@ -29,5 +36,9 @@ constexpr bool fraction_hits(int face, Tenths fraction) {
 
 // Which figures `count` casualties take from `defenders`, cheaper types first.
 Figures take_casualties(const Ruleset& rs, const Figures& defenders, int count);
+
+// Everything an attack from `from` on `target` does before the d10, for an attack decide
+// accepts: decide resolves attacks with it, and forecasts are it.
+AttackForecast attack_forecast(const State& s, const Ruleset& rs, Hex from, Hex target);
 
 }  // namespace castra::rules::stand

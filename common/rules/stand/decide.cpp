@@ -183,21 +183,17 @@ Checked<Events> attack(const State& s, const Ruleset& rs, Side side, const cmd::
   }
 
   const Side enemy = other(side);
-  const bool cover = rs.is_cover(target.terrain);
-  const bool rear = is_rear_hexside(target.facing, *direction_to(c.target, c.from));
-  const Tenths total = attack_total(rs, from.figures, target.posture, cover, rear);
-  const Casualty cas = casualties_of(rs, total, target.figures.total());
-  Events events{ev::Attacked{side, c.from, c.target, from.figures, target.posture, cover, rear,
-                             total, cas.sure, *direction_to(c.from, c.target)}};
-  int count = cas.sure;
-  if (cas.roll) {
+  const AttackForecast f = attack_forecast(s, rs, c.from, c.target);
+  Events events{ev::Attacked{side, c.from, c.target, from.figures, target.posture, f.cover, f.rear,
+                             f.total, f.sure, *direction_to(c.from, c.target)}};
+  bool extra = false;
+  if (f.roll) {
     const int face = dice.roll(rs.fraction_die);
-    const bool extra = fraction_hits(face, cas.fraction);
-    events.push_back(ev::FractionRolled{cas.fraction, face, extra});
-    if (extra) ++count;
+    extra = fraction_hits(face, f.fraction);
+    events.push_back(ev::FractionRolled{f.fraction, face, extra});
   }
-  const Figures lost = take_casualties(rs, target.figures, count);
-  events.push_back(ev::Casualties{enemy, c.target, lost, rs.strength_of(lost)});
+  const Figures lost = extra ? f.lost_extra : f.lost;
+  events.push_back(ev::Casualties{enemy, c.target, lost, extra ? f.strength_extra : f.strength});
 
   State after = s;
   for (const Event& e : events)

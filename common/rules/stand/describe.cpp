@@ -1,6 +1,9 @@
-// Game::describe: every event in words for logs and the client's event list.
+// Game::describe: every event in words for logs and the client's event list, worked out on
+// the state just before it: an attack is told with what each attacking type added to T (the
+// functions decide resolves attacks with), never by changing the events stored in logs.
 #include <string>
 
+#include "common/rules/stand/combat.hpp"
 #include "common/rules/stand/game.hpp"
 
 namespace castra::rules::stand {
@@ -40,6 +43,8 @@ std::string outcome_words(const Outcome& o) {
 }
 
 struct Describer {
+  const State& s;
+
   std::string operator()(const ev::RollOff& e) const {
     return side_name(e.side) + " rolls " + std::to_string(e.face) + " on d6 for the roll-off";
   }
@@ -89,9 +94,24 @@ struct Describer {
     std::string against = std::string(name(e.posture));
     if (e.cover) against += " in cover";
     if (e.rear) against += ", from the rear";
-    return side_name(e.side) + "'s " + to_string(e.attackers) + " in " + to_string(e.from) +
-           " attack " + to_string(e.target) + " (" + against + "): T = " + tenths(e.total) + ", " +
-           std::to_string(e.sure) + (e.sure == 1 ? " sure casualty" : " sure casualties");
+    std::string defenders;
+    if (s.on_map(e.target) && s.at(e.target).occupied()) {
+      defenders =
+          " " + side_name(s.at(e.target).side) + "'s " + to_string(s.at(e.target).figures) + " in";
+    }
+    std::string out = side_name(e.side) + "'s " + to_string(e.attackers) + " in " +
+                      to_string(e.from) + " attack" + defenders + " " + to_string(e.target) + " (" +
+                      against + "): ";
+    const auto terms = attack_terms(rules_of(s), e.attackers, e.posture, e.cover, e.rear);
+    for (std::size_t i = 0; i < terms.size(); ++i) {
+      const AttackTerm& t = terms[i];
+      out += (i ? " + " : "") + std::to_string(t.figures) + " " + std::string(name(t.troop)) +
+             " x " + tenths(t.chance);
+      if (t.rear_bonus != 0) out += " (+" + tenths(t.rear_bonus) + " rear)";
+    }
+    out += " = T " + tenths(e.total) + ": " + std::to_string(e.sure) +
+           (e.sure == 1 ? " sure casualty" : " sure casualties");
+    return out;
   }
   std::string operator()(const ev::FractionRolled& e) const {
     return "d10 rolled " + std::to_string(e.face) + " for fraction " + tenths(e.fraction) +
@@ -100,7 +120,7 @@ struct Describer {
   std::string operator()(const ev::Casualties& e) const {
     if (e.lost.empty()) return "hex " + to_string(e.hex) + " loses no figures";
     return "hex " + to_string(e.hex) + " loses " + to_string(e.lost) + " (" + side_name(e.side) +
-           " strength " + std::to_string(e.strength) + ")";
+           " strength lost " + std::to_string(e.strength) + ")";
   }
   std::string operator()(const ev::GameEnded& e) const { return outcome_words(e.outcome); }
 };
@@ -123,8 +143,8 @@ std::string_view name(Phase p) {
   return "?";
 }
 
-std::string Game::describe(const Event& e) {
-  return std::visit(Describer{}, e);
+std::string Game::describe(const State& s, const Event& e) {
+  return std::visit(Describer{s}, e);
 }
 
 }  // namespace castra::rules::stand

@@ -10,6 +10,7 @@
 
 #include "common/rules/canonical.hpp"
 #include "common/rules/stand/command.hpp"
+#include "common/rules/stand/forecast.hpp"
 #include "common/rules/stand/legal.hpp"
 #include "common/rules/stand/ruleset.hpp"
 #include "common/rules/stand/state.hpp"
@@ -47,7 +48,13 @@ struct Game {
   static std::optional<Outcome> outcome(const State& s);
   static void encode(const State& s, ByteWriter& w);
   static std::optional<std::string> check(const State& s);
-  static std::string describe(const Event& e);
+  static std::string describe(const State& s, const Event& e);
+
+  // What an Attack of `side` will do in s (see forecast.hpp); nothing for any other command
+  // or one decide() refuses.
+  static std::optional<AttackForecast> forecast(const State& s, Side side, const Command& c);
+  // The forecast of every attack on `legal` (a list for s), in the list's order.
+  static std::vector<AttackForecast> forecasts(const State& s, const Legal& legal);
 };
 
 // The ruleset a state was made with; a state always names a released version.

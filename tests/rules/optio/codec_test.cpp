@@ -73,7 +73,7 @@ TEST(OptioCodec, CommandsEventsAndStatesRoundTripThroughRandomGames) {
       for (const Event& e : *ev) {
         auto eb = wo::to_domain(wo::to_proto(e));
         ASSERT_TRUE(eb.ok());
-        ASSERT_EQ(*eb, e) << Game::describe(e);
+        ASSERT_EQ(*eb, e) << Game::describe(s, e);
         ++events;
         Game::apply(s, e);
       }

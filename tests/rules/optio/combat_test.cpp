@@ -480,7 +480,7 @@ class OptioModifiers : public ::testing::Test {
     s_ = bt.start();
   }
   int melee_shift() {
-    return detail::combat_shift(s_, *s_.unit(1), *s_.unit(2), FightKind::kMelee, false);
+    return detail::combat_score(s_, *s_.unit(1), *s_.unit(2), FightKind::kMelee, false).shift;
   }
   void terrain(Square q, Terrain t) {
     s_.terrain[static_cast<std::size_t>((q.row - 1) * s_.cols + q.col - 1)] = t;
@@ -515,8 +515,8 @@ TEST_F(OptioModifiers, FordOrCampInMeleeWhenTheOpponentIsNotOnOne) {
   terrain({5, 5}, Terrain::kFord);
   EXPECT_EQ(melee_shift(), 0);
   // In charge combat only the charged unit defends it.
-  EXPECT_EQ(detail::combat_shift(s_, *s_.unit(1), *s_.unit(2), FightKind::kCharge, false), 0);
-  EXPECT_EQ(detail::combat_shift(s_, *s_.unit(1), *s_.unit(2), FightKind::kCharge, true), 1);
+  EXPECT_EQ(detail::combat_score(s_, *s_.unit(1), *s_.unit(2), FightKind::kCharge, false).shift, 0);
+  EXPECT_EQ(detail::combat_score(s_, *s_.unit(1), *s_.unit(2), FightKind::kCharge, true).shift, 1);
 }
 TEST_F(OptioModifiers, ThinShakenDisorderedEachMinusOne) {
   s_.unit(1)->bases = 1;

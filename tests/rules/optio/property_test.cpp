@@ -91,13 +91,13 @@ bool random_game(const State& initial, std::uint64_t seed, Stats& st) {
         Game::apply(projected, e);
         if (!(Game::project(next, v) == projected)) {
           ADD_FAILURE() << "projection does not commute for viewer " << static_cast<int>(v)
-                        << " on " << Game::describe(e) << " (seed " << seed << ")";
+                        << " on " << Game::describe(s, e) << " (seed " << seed << ")";
           return false;
         }
       }
       s = std::move(next);
       if (auto broken = Game::check(s)) {
-        ADD_FAILURE() << "invariant broken: " << *broken << " after " << Game::describe(e)
+        ADD_FAILURE() << "invariant broken: " << *broken << " after " << Game::describe(s, e)
                       << " (seed " << seed << ", step " << step << ")";
         return false;
       }

@@ -138,9 +138,10 @@ inline std::vector<Event> play(State& s, Side side, const Command& c, Dice& d) {
   EXPECT_TRUE(ev.ok()) << (ev.ok() ? "" : ev.error().rule + ": " + ev.error().message);
   if (!ev.ok()) return {};
   for (const Event& e : *ev) {
+    const State before = s;
     Game::apply(s, e);
     const auto broken = Game::check(s);
-    EXPECT_FALSE(broken.has_value()) << *broken << " after " << Game::describe(e);
+    EXPECT_FALSE(broken.has_value()) << *broken << " after " << Game::describe(before, e);
   }
   return *ev;
 }

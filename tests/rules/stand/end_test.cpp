@@ -199,20 +199,24 @@ TEST(StandContract, CheckFindsAnOverfilledOrMixedHex) {
 }
 
 TEST(StandContract, EventsAreDescribedInWords) {
-  EXPECT_EQ(Game::describe(ev::FractionRolled{4, 3, true}),
+  const State s = battle(6, 6);
+  EXPECT_EQ(Game::describe(s, ev::FractionRolled{4, 3, true}),
             "d10 rolled 3 for fraction 0.4: extra casualty");
-  EXPECT_EQ(Game::describe(ev::Casualties{kB, {3, 4}, cavalry(2), 4}),
-            "hex (3,4) loses 2 cavalry (side B strength 4)");
-  EXPECT_EQ(Game::describe(ev::RollOff{kA, 5}), "side A rolls 5 on d6 for the roll-off");
-  EXPECT_EQ(Game::describe(ev::Deployed{kB, {3, 7}, figs(0, 1, 0, 1), 2}),
+  EXPECT_EQ(Game::describe(s, ev::Casualties{kB, {3, 4}, cavalry(2), 4}),
+            "hex (3,4) loses 2 cavalry (side B strength lost 4)");
+  EXPECT_EQ(Game::describe(s, ev::RollOff{kA, 5}), "side A rolls 5 on d6 for the roll-off");
+  EXPECT_EQ(Game::describe(s, ev::Deployed{kB, {3, 7}, figs(0, 1, 0, 1), 2}),
             "side B deploys 1 archer and 1 chariot in (3,7), facing NW");
   EXPECT_EQ(Game::describe(
-                ev::Moved{kA, {1, 2}, {{2, 2}, {3, 2}}, infantry(3), 0, Posture::kFallingBack}),
+                s, ev::Moved{kA, {1, 2}, {{2, 2}, {3, 2}}, infantry(3), 0, Posture::kFallingBack}),
             "side A moves 3 infantry from (1,2) by (2,2) (3,2); (3,2) faces E, Falling back");
-  EXPECT_EQ(Game::describe(ev::Attacked{
-                kA, {2, 2}, {3, 2}, archers(7), Posture::kStanding, true, false, 14, 1, 0}),
-            "side A's 7 archers in (2,2) attack (3,2) (Standing in cover): T = 1.4, 1 sure "
-            "casualty");
+  // The attack is told term by term: 7 archers at 0.2 each against Standing troops in cover.
+  EXPECT_EQ(
+      Game::describe(
+          s,
+          ev::Attacked{kA, {2, 2}, {3, 2}, archers(7), Posture::kStanding, true, false, 14, 1, 0}),
+      "side A's 7 archers in (2,2) attack (3,2) (Standing in cover): 7 archers x 0.2 = T "
+      "1.4: 1 sure casualty");
 }
 
 }  // namespace

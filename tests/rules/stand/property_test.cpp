@@ -162,9 +162,10 @@ void play_random_game(const State& initial, Rng& rng, Tally& tally) {
       continue;
     }
     for (const Event& e : *r) {
+      const State before = s;
       Game::apply(s, e);
       const auto broken = Game::check(s);
-      ASSERT_FALSE(broken.has_value()) << *broken << " after " << Game::describe(e);
+      ASSERT_FALSE(broken.has_value()) << *broken << " after " << Game::describe(before, e);
     }
   }
   ++tally.games;

@@ -57,7 +57,7 @@ TEST(StandScriptedGame, TheTrainingBattleRunsToItsResult) {
   ScriptedDice dice(kDice);
   std::ostringstream log;
   for (const Event& e : Game::begin(s, dice)) {
-    log << Game::describe(e) << "\n";
+    log << Game::describe(s, e) << "\n";
     Game::apply(s, e);
   }
 
@@ -74,7 +74,7 @@ TEST(StandScriptedGame, TheTrainingBattleRunsToItsResult) {
                              << events.error().message << "\n"
                              << log.str();
     for (const Event& e : *events) {
-      log << Game::describe(e) << "\n";
+      log << Game::describe(s, e) << "\n";
       Game::apply(s, e);
       const auto broken = Game::check(s);
       ASSERT_FALSE(broken.has_value()) << *broken;

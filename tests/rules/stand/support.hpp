@@ -119,9 +119,10 @@ inline std::vector<Event> play(State& s, Side side, const Command& c, Dice& dice
   EXPECT_TRUE(r.ok()) << r.error().rule << ": " << r.error().message;
   if (!r.ok()) return {};
   for (const Event& e : *r) {
+    const State before = s;
     Game::apply(s, e);
     const auto broken = Game::check(s);
-    EXPECT_FALSE(broken.has_value()) << *broken << " after " << Game::describe(e);
+    EXPECT_FALSE(broken.has_value()) << *broken << " after " << Game::describe(before, e);
   }
   return *r;
 }
