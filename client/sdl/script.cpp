@@ -1,10 +1,12 @@
 #include "client/sdl/script.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <iterator>
 #include <sstream>
 
+#include "client/sdl/labels.hpp"
 #include "client/sdl/optio_board.hpp"
 #include "client/sdl/stand_board.hpp"
 
@@ -169,11 +171,34 @@ bool ScriptRunner::holds(const std::string& condition, Context& ctx, std::string
     if (!needs(2) || !to_int(w[1], &n)) return false;
     return shown != nullptr && shown->event_count() >= static_cast<std::uint64_t>(n);
   }
-  if (what == "replay") {
+  if (what == "replay-step") {
+    // replay-step N: the replay shows step N (0 the start, then one per event, then the
+    // end), its picture on the board; replay-step end: the end step.
+    const auto step = ctx.match.replay_shown_step(m);
+    if (!needs(2) || !step) return false;
+    if (w[1] == "end") return *step == ctx.match.replay_steps(m) && *step > m.log.size();
     int n = 0;
-    if (!needs(2) || !to_int(w[1], &n)) return false;
-    const auto entries = ctx.match.replay_shown_entries(m);
-    return entries && *entries == static_cast<std::uint32_t>(n);
+    return to_int(w[1], &n) && *step == static_cast<std::size_t>(n);
+  }
+  if (what == "figures") {
+    // figures C R N: the STAND! hex the board shows holds N figures (0: none).
+    int c = 0, r = 0, n = 0;
+    if (!needs(4) || !to_int(w[1], &c) || !to_int(w[2], &r) || !to_int(w[3], &n)) return false;
+    if (!shown || !shown->state().has_stand()) return false;
+    const auto* t = stand_tile(shown->state().stand(), c, r);
+    const int held =
+        t != nullptr && t->has_troops() ? stand_figure_total(t->troops().figures()) : 0;
+    return held == n;
+  }
+  if (what == "clock") {
+    // clock A|B none: no deadline is shown for that side; clock A|B running: one is.
+    if (!needs(3)) return false;
+    const std::int64_t dl = w[1] == "B" ? m.deadline_b_ms : m.deadline_a_ms;
+    return w[2] == "none" ? dl == 0 : dl > 0;
+  }
+  if (what == "log-hides-nothing") {
+    return std::none_of(m.log.begin(), m.log.end(),
+                        [](const v1::ViewEvent& e) { return !e.has_event(); });
   }
   if (what == "ended") return (m.snapshot && m.snapshot->ended()) || m.ended.has_value();
   if (what == "record") return m.record.has_value();
@@ -430,6 +455,16 @@ bool ScriptRunner::start(const std::string& line, Context& ctx) {
       return true;
     }
     push_click(ctx, r->x + r->w / 2, r->y + r->h / 2, SDL_BUTTON_LEFT);
+    frames_to_wait_ = 1;
+    return true;
+  }
+  if (cmd == "click-region") {
+    // click-region NAME: the centre of an area the last frame noted ("log-event-12").
+    const auto& regions = ctx.ui.frame_regions();
+    const auto it = regions.find(rest(line, 1));
+    if (it == regions.end()) return fail("no region named " + rest(line, 1));
+    push_click(ctx, it->second.x + it->second.w / 2, it->second.y + it->second.h / 2,
+               SDL_BUTTON_LEFT);
     frames_to_wait_ = 1;
     return true;
   }
