@@ -28,7 +28,6 @@ struct Played {
   v1::Coord from, to;            // the move
   std::uint64_t move_event = 0;  // its event's number
   std::uint64_t events = 0;
-  v1::Side mover = v1::SIDE_A;
 };
 
 Played play_a_move_and_resign(testing::ServerProcess& server) {
@@ -61,7 +60,6 @@ Played play_a_move_and_resign(testing::ServerProcess& server) {
   }
   EXPECT_TRUE(move.has_stand()) << "no group may move to an empty hex";
   mover->submit(move);
-  out.mover = mover->side;
   play_until_turn(alice, bob, 2);
   Seat& loser = mover == &alice ? bob : alice;
   EXPECT_TRUE(resigned(loser, out.id));
