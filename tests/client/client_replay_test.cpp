@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <optional>
 #include <sstream>
 #include <string>
 
@@ -165,6 +166,50 @@ TEST(ClientReplay, AClickOnALogLineRingsWhereItsEventHappened) {
   ASSERT_TRUE(board);
   EXPECT_EQ(before->count(rgb(theme::kLocate), *board), 0);
   EXPECT_EQ(cleared->count(rgb(theme::kLocate), *board), 0);
+}
+
+// Optio's events name units by number: a fight's line rings both units' squares, read from
+// the picture shown (here offline, the training game in turn 3).
+TEST(ClientLogLocate, AnOptioFightIsRingedOnBothUnitsSquares) {
+  auto m = testing::optio_training(44);
+  ASSERT_TRUE(m);
+  const auto state = m->snapshot(rules::Viewer::kSideA).state().optio();
+  const auto square_of = [&](int id) -> std::optional<v1::Coord> {
+    for (const auto& u : state.units())
+      if (u.id() == id && u.placed() && !u.routed()) return u.at();
+    return std::nullopt;
+  };
+  // The latest fight whose two units still stand.
+  std::optional<std::uint64_t> fight;
+  v1::Coord a, b;
+  for (const auto& e : m->events_for(rules::Viewer::kSideA, 0)) {
+    if (!e.has_event() || !e.event().optio().has_fight()) continue;
+    const auto sa = square_of(e.event().optio().fight().a());
+    const auto sb = square_of(e.event().optio().fight().b());
+    if (!sa || !sb) continue;
+    fight = e.number();
+    a = *sa;
+    b = *sb;
+  }
+  ASSERT_TRUE(fight) << "no fight between units that still stand: the test shows nothing";
+  const std::string dir = dir_for("locate-optio");
+  testing::write_file(dir + "/view.jsonl", testing::offline_view(*m, rules::Side::kA));
+  testing::write_file(dir + "/script.txt", "wait snapshot\nframes 3\nclick-region log-event-" +
+                                               std::to_string(*fight) +
+                                               "\nframes 2\nscreenshot located.png\nquit\n");
+  ASSERT_EQ(testing::run_client(dir, {"--snapshot", dir + "/view.jsonl", "--script",
+                                      dir + "/script.txt", "--exit-after", "60"}),
+            0)
+      << log_of(dir);
+  auto p = Picture::load(dir + "/located.png");
+  ASSERT_TRUE(p);
+  for (const auto& sq : {a, b}) {
+    const auto c = p->cell(sq.col(), sq.row());
+    ASSERT_TRUE(c);
+    const int h = static_cast<int>(p->cell_size() * 0.6);
+    EXPECT_GT(p->count(rgb(theme::kLocate), SDL_Rect{c->x - h, c->y - h, 2 * h, 2 * h}), 60)
+        << "square " << sq.ShortDebugString();
+  }
 }
 
 }  // namespace
