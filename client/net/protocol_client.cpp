@@ -188,6 +188,13 @@ v1::ClientEnvelope get_snapshot(const std::string& match_id, std::uint32_t entry
   return e;
 }
 
+v1::ClientEnvelope get_snapshot_at_event(const std::string& match_id, std::uint64_t event_count) {
+  v1::ClientEnvelope e;
+  e.mutable_get_snapshot()->set_match_id(match_id);
+  e.mutable_get_snapshot()->set_event_count(event_count);
+  return e;
+}
+
 }  // namespace requests
 
 }  // namespace castra::client

@@ -78,6 +78,9 @@ castra::v1::ClientEnvelope chat(const std::string& match_id, castra::v1::ChatCha
                                 const std::string& text);
 // The match's picture after its first `entry_count` log entries (replay).
 castra::v1::ClientEnvelope get_snapshot(const std::string& match_id, std::uint32_t entry_count);
+// ... after its first `event_count` events (a replay's single step, inside an entry too).
+castra::v1::ClientEnvelope get_snapshot_at_event(const std::string& match_id,
+                                                 std::uint64_t event_count);
 }  // namespace requests
 
 }  // namespace castra::client

@@ -244,7 +244,7 @@ void Client::open_replay(const std::string& match_id) {
   match_.replay_on_open = true;
 }
 
-void Client::subscribe() {
+void Client::subscribe(bool from_start) {
   if (match_.offline || match_.id.empty()) return;
   // From the events we hold (none on opening: the whole log for the event log); the first
   // update brings them with the viewer's board, and every later one its board after it.
@@ -252,7 +252,7 @@ void Client::subscribe() {
   auto* s = e.mutable_subscribe_match();
   s->set_match_id(match_.id);
   s->set_has_last_seen_event(true);
-  s->set_last_seen_event(match_.log.empty() ? 0 : match_.log.back().number() + 1);
+  s->set_last_seen_event(match_.log.empty() || from_start ? 0 : match_.log.back().number() + 1);
   s->set_invitation_code(pending_invitation_);
   match_.catching_up = true;
   const std::string id = match_.id;
@@ -304,8 +304,11 @@ void Client::on_subscribed(const v1::Subscribed& s) {
   match_.side = s.side();
   match_.spectator_delay_turns = s.spectator_delay_turns();
   if (match_.commitment_at_start.empty()) match_.commitment_at_start = s.match().dice_commitment();
-  if (match_.deadline_a_ms == 0) match_.deadline_a_ms = s.match().deadline_a_ms();
-  if (match_.deadline_b_ms == 0) match_.deadline_b_ms = s.match().deadline_b_ms();
+  // The summary's clocks are the present's: not for a spectator shown the past.
+  if (!delayed_spectator()) {
+    if (match_.deadline_a_ms == 0) match_.deadline_a_ms = s.match().deadline_a_ms();
+    if (match_.deadline_b_ms == 0) match_.deadline_b_ms = s.match().deadline_b_ms();
+  }
   for (const auto& line : s.chat()) {
     const bool seen = std::any_of(match_.chat.begin(), match_.chat.end(),
                                   [&](const v1::ChatLine& l) { return l.id() == line.id(); });
@@ -352,6 +355,18 @@ void Client::apply_update(const v1::MatchUpdate& u) {
       !match_.offline) {
     request_record();
   }
+  if (match_.snapshot && match_.snapshot->ended()) reread_revealed_log();
+}
+
+void Client::reread_revealed_log() {
+  if (match_.offline || !match_.subscribed || match_.reread_asked) return;
+  const bool hidden = std::any_of(match_.log.begin(), match_.log.end(),
+                                  [](const v1::ViewEvent& e) { return !e.has_event(); });
+  if (!hidden) return;
+  // Entering the room again is not leaving it (the server counts the connection in first);
+  // its first update brings every event as an ended match shows it: all revealed.
+  match_.reread_asked = true;
+  subscribe(/*from_start=*/true);
 }
 
 void Client::apply_board(const v1::MatchUpdate& u) {
@@ -362,27 +377,45 @@ void Client::apply_board(const v1::MatchUpdate& u) {
   if (u.your_move() && !match_.your_move) ++match_.your_move_count;
   match_.your_move = u.your_move();
   if (!match_.offline) {
-    match_.deadline_a_ms = u.deadline_a_ms();
-    match_.deadline_b_ms = u.deadline_b_ms();
+    // A delayed spectator's board is the past: its clocks are not known, and the present's
+    // are not his to see (the server sends none with a delayed picture; nor are they taken
+    // from anywhere else).
+    const bool past = delayed_spectator();
+    match_.deadline_a_ms = past ? 0 : u.deadline_a_ms();
+    match_.deadline_b_ms = past ? 0 : u.deadline_b_ms();
   }
+}
+
+bool Client::delayed_spectator() const {
+  const bool over = (match_.snapshot && match_.snapshot->ended()) || match_.ended ||
+                    match_.summary.status() == v1::MATCH_FINISHED;
+  return match_.role == v1::ROLE_SPECTATOR && match_.spectator_delay_turns > 0 && !over;
 }
 
 void Client::append_events(const google::protobuf::RepeatedPtrField<v1::ViewEvent>& events,
                            bool as_batch) {
-  if (as_batch) match_.last_batch.clear();
+  // The batch is the events new to us: a history read again changes no markers.
+  const bool fresh = std::any_of(events.begin(), events.end(), [&](const v1::ViewEvent& e) {
+    return match_.log.empty() || e.number() > match_.log.back().number();
+  });
+  if (as_batch && fresh) match_.last_batch.clear();
   for (const auto& e : events) {
-    if (as_batch) match_.last_batch.push_back(e);
     if (!match_.log.empty() && e.number() <= match_.log.back().number()) {
-      // Already seen (a history that overlaps a push): keep the first copy.
-      const bool seen =
-          std::any_of(match_.log.begin(), match_.log.end(),
-                      [&](const v1::ViewEvent& x) { return x.number() == e.number(); });
-      if (seen) continue;
+      // Already seen (a history that overlaps a push): keep the first copy, unless it was
+      // hidden and this one is revealed (the log read again after the end).
+      auto held = std::find_if(match_.log.begin(), match_.log.end(),
+                               [&](const v1::ViewEvent& x) { return x.number() == e.number(); });
+      if (held != match_.log.end()) {
+        if (!held->has_event() && e.has_event()) *held = e;
+        continue;
+      }
+      if (as_batch) match_.last_batch.push_back(e);
       match_.log.push_back(e);
       std::sort(match_.log.begin(), match_.log.end(),
                 [](const auto& a, const auto& b) { return a.number() < b.number(); });
       continue;
     }
+    if (as_batch) match_.last_batch.push_back(e);
     match_.log.push_back(e);
   }
 }
@@ -524,38 +557,38 @@ void Client::request_record() {
   });
 }
 
-const v1::Snapshot* Client::past_snapshot(std::uint32_t entries) {
-  if (auto it = match_.past.find(entries); it != match_.past.end()) return &it->second;
+const v1::Snapshot* Client::past_snapshot(std::uint64_t events) {
+  if (auto it = match_.past.find(events); it != match_.past.end()) return &it->second;
   const auto now = std::chrono::steady_clock::now();
-  if (match_.offline || !online() || match_.past_asked || match_.past_refused.count(entries) ||
+  if (match_.offline || !online() || match_.past_asked || match_.past_refused.count(events) ||
       now - match_.past_sent < kPastInterval) {
     return nullptr;
   }
-  match_.past_asked = entries;
+  match_.past_asked = events;
   match_.past_sent = now;
   if (std::getenv("CASTRA_CLIENT_TRACE") != nullptr)
-    std::fprintf(stderr, "get_snapshot: entries=%u\n", entries);
+    std::fprintf(stderr, "get_snapshot: events=%llu\n", static_cast<unsigned long long>(events));
   const std::string id = match_.id;
   session_.request(
-      requests::get_snapshot(id, entries), [this, id, entries](const v1::ServerEnvelope& r) {
+      requests::get_snapshot_at_event(id, events), [this, id, events](const v1::ServerEnvelope& r) {
         if (match_.id != id) return;
         match_.past_asked.reset();
         if (r.has_snapshot()) {
           if (match_.past.size() >= kMaxPast) {
             // Drop the picture farthest from the one just shown.
-            auto distance = [entries](const auto& kv) {
-              return kv.first > entries ? kv.first - entries : entries - kv.first;
+            auto distance = [events](const auto& kv) {
+              return kv.first > events ? kv.first - events : events - kv.first;
             };
             match_.past.erase(std::max_element(
                 match_.past.begin(), match_.past.end(),
                 [&](const auto& a, const auto& b) { return distance(a) < distance(b); }));
           }
-          match_.past[entries] = r.snapshot();
+          match_.past[events] = r.snapshot();
           return;
         }
         // A broken connection asks again once it is back; a refusal never.
         if (r.has_error() && r.error().code() != v1::ERROR_UNSPECIFIED)
-          match_.past_refused.insert(entries);
+          match_.past_refused.insert(events);
         report(r, "Replay");
       });
   return nullptr;

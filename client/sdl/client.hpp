@@ -144,17 +144,20 @@ struct MatchData {
   // What the room was last told of each side's presence (A, B); nothing before the first.
   std::optional<bool> present[2];
   std::int64_t claim_from_ms = 0;
-  // Replay: the server's pictures of the match after N log entries (GetSnapshot), by N.
-  std::map<std::uint32_t, v1::Snapshot> past;
-  std::optional<std::uint32_t> past_asked;  // the one request in flight
+  // Replay: the server's pictures of the match after N events (GetSnapshot), by N.
+  std::map<std::uint64_t, v1::Snapshot> past;
+  std::optional<std::uint64_t> past_asked;  // the one request in flight
   std::chrono::steady_clock::time_point past_sent{};
-  std::set<std::uint32_t> past_refused;  // answered with an error: not asked again
+  std::set<std::uint64_t> past_refused;  // answered with an error: not asked again
   bool replay_on_open = false;           // opened from the lobby's Replay
   // GetReasons answers for the board shown, by the piece asked about (its bytes; "" for the
   // command view alone), and the pieces asked about whose answer has not come yet.
   std::map<std::string, v1::PieceReasons> reasons;
   std::uint64_t reasons_for_events = 0;
   std::set<std::string> reasons_asked;
+  // Once the match is over everything may be seen: the log is asked for once more, whole,
+  // so that the events hidden while it was played are read (the replay's log hides nothing).
+  bool reread_asked = false;
 };
 
 // Settings of the "new match" form.
@@ -222,11 +225,12 @@ class Client {
   void answer_draw(bool accept);
   void claim_win();
   void request_record();
-  // Replay: the picture after the match's first `entries` log entries, or nullptr until the
-  // server has sent it. Asks for it (GetSnapshot) when it is neither cached nor refused: one
-  // request at a time and a few a second, within the server's message rate, so stepping fast
-  // skips the pictures in between. Cached by entry count for the match on screen.
-  const v1::Snapshot* past_snapshot(std::uint32_t entries);
+  // Replay: the picture after the match's first `events` events (inside a command's entry
+  // too: each event's own effect), or nullptr until the server has sent it. Asks for it
+  // (GetSnapshot by event count) when it is neither cached nor refused: one request at a time
+  // and a few a second, within the server's message rate, so stepping fast skips the pictures
+  // in between. Cached by event count for the match on screen.
+  const v1::Snapshot* past_snapshot(std::uint64_t events);
   void send_chat(const std::string& text);
   // Why one of the player's own pieces cannot act, and Optio's command view (GetReasons; no
   // piece: the command view alone), as the server says for the board shown: nullptr until
@@ -292,6 +296,8 @@ class Client {
   const std::vector<Message>& messages() const { return messages_; }
   void say(const std::string& text, MessageKind kind = MessageKind::kInfo);
   bool my_move() const;
+  // A spectator kept turns behind a match not over: shown the past, never the present's clocks.
+  bool delayed_spectator() const;
   // Whether the seed revealed at the end hashes to the commitment shown at the start:
   // nullopt until both are known.
   std::optional<bool> seed_matches() const;
@@ -303,8 +309,11 @@ class Client {
   // The board of an update that carries one, with who acts, the legal list and the clocks.
   void apply_board(const v1::MatchUpdate& u);
   // Enters the match's room from the events held (SubscribeMatch): the missed events come
-  // with the board.
-  void subscribe();
+  // with the board. `from_start`: from the first event, to read the whole log again.
+  void subscribe(bool from_start = false);
+  // An ended match whose log still holds events hidden while it was played: read it again
+  // (they are revealed now), once.
+  void reread_revealed_log();
   void signed_in(const v1::SessionResult& r);
   void append_events(const google::protobuf::RepeatedPtrField<v1::ViewEvent>& events,
                      bool as_batch);

@@ -4,6 +4,7 @@
 
 #include "client/sdl/command_overlay.hpp"
 #include "client/sdl/computer_mark.hpp"
+#include "client/sdl/event_cells.hpp"
 #include "client/sdl/forecast_panel.hpp"
 #include "client/sdl/labels.hpp"
 #include "client/sdl/optio_board.hpp"
@@ -134,54 +135,6 @@ const v1::Snapshot* MatchScreen::shown(const MatchData& m) const {
   return m.snapshot ? &*m.snapshot : nullptr;
 }
 
-bool MatchScreen::replay_loading(const MatchData& m) const {
-  return replay_ && !m.offline && (!replay_board_ || replay_board_entries_ != replay_entries(m));
-}
-
-std::optional<std::uint32_t> MatchScreen::replay_shown_entries(const MatchData& m) const {
-  if (!replay_ || !replay_board_ || replay_loading(m)) return std::nullopt;
-  return replay_board_entries_;
-}
-
-void MatchScreen::start_replay() {
-  replay_ = true;
-  replay_pos_ = 0;
-  end_open_ = false;
-  end_dismissed_ = true;
-}
-
-std::uint32_t MatchScreen::replay_entries(const MatchData& m) const {
-  // After the entry of the last event shown. (A match's last entry, a resignation or an
-  // agreed end, has no events; it changes nothing on the board.)
-  if (replay_pos_ == 0 || m.log.empty()) return 0;
-  return m.log[std::min(replay_pos_, m.log.size()) - 1].entry() + 1;
-}
-
-void MatchScreen::replay_fetch(Client& client) {
-  // Offline there is no server to ask: the board stays the final position.
-  if (client.match().offline) return;
-  const std::uint32_t want = replay_entries(client.match());
-  if (!replay_board_ || replay_board_entries_ != want) {
-    if (const v1::Snapshot* past = client.past_snapshot(want)) {
-      replay_board_ = *past;
-      replay_board_entries_ = want;
-    }
-  }
-}
-
-void MatchScreen::go_to_turn(Client& client) {
-  const int turn = std::atoi(replay_turn_.c_str());
-  for (const auto& [t, pos] : turn_starts_) {
-    if (t != turn) continue;
-    replay_pos_ = pos;
-    return;
-  }
-  client.say(turn_starts_.empty()
-                 ? "No turn began in this match."
-                 : "This match has turns 1 to " + std::to_string(turn_starts_.back().first) + ".",
-             MessageKind::kError);
-}
-
 void MatchScreen::ask(const std::string& question, const std::string& yes,
                       std::optional<v1::GameCommand> cmd, int action) {
   confirm_question_ = question;
@@ -205,6 +158,9 @@ void MatchScreen::draw(Ui& ui, Client& client) {
     replay_pos_ = 0;
     replay_board_.reset();
     replay_turn_.clear();
+    autoplay_ = false;
+    step_shown_.reset();
+    located_event_.reset();
     saved_record_.clear();
     confirm_question_.clear();
     seen_your_move_ = m.your_move_count;
@@ -215,7 +171,10 @@ void MatchScreen::draw(Ui& ui, Client& client) {
     start_replay();
   }
   turn_starts_ = find_turn_starts(m.log);
-  if (replay_) replay_fetch(client);
+  if (replay_) {
+    replay_fetch(client);
+    replay_autoplay(m);
+  }
   if (m.your_move_count != seen_your_move_) {
     seen_your_move_ = m.your_move_count;
     flash_until_ = std::chrono::steady_clock::now() + std::chrono::milliseconds(1600);
@@ -311,6 +270,7 @@ void MatchScreen::draw_top_bar(Ui& ui, Client& client, const SDL_Rect& r) {
         side_letter(side) + "  " + (dl > 0 ? format_remaining(dl - now) : "--:--");
     const int tw = p.text_width(t, 17, Weight::kMono) + 16;
     const SDL_Rect box{x - tw, 7, tw, 30};
+    ui.note_region("clock-" + side_letter(side), box);
     const SDL_Color side_color = side == v1::SIDE_A ? theme::kSideA : theme::kSideB;
     p.fill_round_rect(box, 5, acting ? side_color : theme::rgb(0x3A3F47));
     if (acting && dl > 0 && dl - now < 60000) p.stroke_rect(box, theme::kError, 2);
@@ -490,13 +450,21 @@ void MatchScreen::draw_log(Ui& ui, Client& client, const SDL_Rect& r) {
   struct Row {
     std::string text;
     SDL_Color color;
+    std::optional<std::uint64_t> event;  // the event the line tells, for a click
   };
   std::vector<Row> rows;
+  // The replay's end step: its line is the newest.
+  if (replay_ && replay_at_end(m)) {
+    const auto lines = p.wrap(replay_end_text(m), size, body.w - 8, Weight::kBold);
+    for (auto it = lines.rbegin(); it != lines.rend(); ++it)
+      rows.push_back(
+          {(it + 1 == lines.rend() ? "" : "   ") + *it, theme::kHighlight, std::nullopt});
+  }
   const int max_rows = body.h / lh + log_scroll_ + 1;
   for (std::size_t i = end; i-- > 0 && static_cast<int>(rows.size()) < max_rows + 4;) {
     const auto& e = m.log[i];
     SDL_Color c = e.has_event() ? theme::kText : theme::kTextDim;
-    if (replay_ && i + 1 == end)
+    if (replay_ && i + 1 == end && !replay_at_end(m))
       c = theme::kHighlight;
     else if (!replay_ &&
              std::any_of(m.last_batch.begin(), m.last_batch.end(),
@@ -504,9 +472,10 @@ void MatchScreen::draw_log(Ui& ui, Client& client, const SDL_Rect& r) {
       c = theme::rgb(0xFFFFFF);
     auto lines = p.wrap(event_line(e), size, body.w - 8);
     for (auto it = lines.rbegin(); it != lines.rend(); ++it)
-      rows.push_back({(it + 1 == lines.rend() ? "" : "   ") + *it, c});
+      rows.push_back({(it + 1 == lines.rend() ? "" : "   ") + *it, c, e.number()});
     for (const auto& [t, pos] : turn_starts_)
-      if (pos == i + 1) rows.push_back({"-- turn " + std::to_string(t) + " --", theme::kGold});
+      if (pos == i + 1)
+        rows.push_back({"-- turn " + std::to_string(t) + " --", theme::kGold, std::nullopt});
   }
   if (m.log.empty()) {
     p.text(m.snapshot ? "No events yet." : "Waiting for the match...", body.x, body.y, size,
@@ -518,6 +487,14 @@ void MatchScreen::draw_log(Ui& ui, Client& client, const SDL_Rect& r) {
   int y = body.y + body.h - lh;
   for (std::size_t i = static_cast<std::size_t>(log_scroll_); i < rows.size() && y > body.y - lh;
        ++i) {
+    const SDL_Rect line{body.x - 4, y, body.w + 4, lh};
+    if (const auto ev = rows[i].event) {
+      // A click on a line rings on the board where its event happened; again, and it is gone.
+      if (y >= body.y) ui.note_region("log-event-" + std::to_string(*ev), line);
+      if (*ev == located_event_) p.fill_rect(line, theme::kPanelLine);
+      if (y >= body.y && ui.clicked(line))
+        located_event_ = located_event_ == *ev ? std::nullopt : std::optional(*ev);
+    }
     p.text(rows[i].text, body.x, y, size, rows[i].color);
     y -= lh;
   }
@@ -614,10 +591,13 @@ void MatchScreen::draw_board(Ui& ui, Client& client, const SDL_Rect& r) {
     // replay each side's latest card up to the step shown.
     if (m.record && show_cards_ && (end_open_ || replay_)) {
       std::vector<const v1::optio::OrdersCard*> cards;
-      const int upto = replay_ && replay_board_ ? static_cast<int>(replay_board_entries_)
-                                                : m.record->entries_size();
-      for (int i = 0; i < upto && i < m.record->entries_size(); ++i) {
-        for (const auto& ev : m.record->entries(i).events()) {
+      // The events the board's picture reflects (a step may stop inside an entry).
+      const std::uint64_t upto =
+          replay_ && replay_board_ ? replay_board_->event_count() : ~std::uint64_t{0};
+      for (const auto& entry : m.record->entries()) {
+        for (int k = 0; k < entry.events_size(); ++k) {
+          const auto& ev = entry.events(k);
+          if (entry.first_event() + k >= upto) break;
           if (!ev.has_optio() || !ev.optio().has_orders_card()) continue;
           const auto& card = ev.optio().orders_card();
           if (replay_) {
@@ -643,6 +623,7 @@ void MatchScreen::draw_board(Ui& ui, Client& client, const SDL_Rect& r) {
       if (const v1::PieceReasons* view = client.reasons(v1::Piece()))
         draw_command_chains(p, *squares_, st, *view);
     }
+    draw_located(p, m);
   } else {
     const auto& st = snap->state().stand();
     board_cols_ = st.width();
@@ -651,6 +632,23 @@ void MatchScreen::draw_board(Ui& ui, Client& client, const SDL_Rect& r) {
     StandOverlay ov = replay_ ? StandOverlay{} : stand_.board(ui, client, r, *hexes_);
     if (replay_) replay_marks(&ov.trail, &ov.flashes);
     draw_stand_board(p, r, *hexes_, st, ov);
+    draw_located(p, m);
+  }
+}
+
+void MatchScreen::draw_located(Painter& p, const MatchData& m) {
+  if (!located_event_) return;
+  const auto it = std::find_if(m.log.begin(), m.log.end(), [&](const v1::ViewEvent& e) {
+    return e.number() == *located_event_;
+  });
+  if (it == m.log.end()) return;
+  // Two rings, not a colour alone, so that the mark reads without telling colours apart.
+  const float radius = squares_ ? squares_->cell() * 0.5f : hexes_->size() * 0.92f;
+  for (const Cell& c : event_cells(*it, shown(m))) {
+    const auto centre = cell_centre(c);
+    if (!centre) continue;
+    p.ring(*centre, radius, 4, theme::kLocate);
+    p.ring(*centre, radius * 0.72f, 2, theme::kLocate);
   }
 }
 
@@ -761,87 +759,6 @@ void MatchScreen::draw_controls(Ui& ui, Client& client, const SDL_Rect& r) {
                 "Zoom in"))
     SquareGeometry::zoom_at(&camera_, board_area_, 1.25f, board_area_.x + board_area_.w / 2,
                             board_area_.y + board_area_.h / 2);
-}
-
-void MatchScreen::draw_replay_controls(Ui& ui, Client& client, const SDL_Rect& r) {
-  const auto& m = client.match();
-  const std::size_t n = m.log.size();
-  int x = r.x + 12;
-  const int y = r.y + 9;
-  const int h = 32;
-  auto button = [&](int w, const std::string& label, bool enabled, SDL_Keycode key = SDLK_UNKNOWN) {
-    const bool hit = ui.button(SDL_Rect{x, y, w, h}, label, ButtonStyle::kNormal, enabled, key);
-    x += w + 6;
-    return hit;
-  };
-  if (button(44, "|<", replay_pos_ > 0, SDLK_HOME)) replay_pos_ = 0;
-  if (button(44, "<", replay_pos_ > 0)) --replay_pos_;
-  if (button(44, ">", replay_pos_ < n)) ++replay_pos_;
-  if (button(44, ">|", replay_pos_ < n, SDLK_END)) replay_pos_ = n;
-  x += 6;
-  // A turn back: the start of the turn shown, or of the one before when already there.
-  if (button(80, "Turn -", replay_pos_ > 0, SDLK_PAGEUP)) {
-    std::size_t to = 0;
-    for (const auto& [t, pos] : turn_starts_)
-      if (pos < replay_pos_) to = pos;
-    replay_pos_ = to;
-  }
-  if (button(80, "Turn +", replay_pos_ < n, SDLK_PAGEDOWN)) {
-    std::size_t to = n;
-    for (auto it = turn_starts_.rbegin(); it != turn_starts_.rend(); ++it)
-      if (it->second > replay_pos_) to = it->second;
-    replay_pos_ = to;
-  }
-  x += 6;
-  const bool entered = ui.text_field(SDL_Rect{x, y, 56, h}, "turn", &replay_turn_, "turn");
-  std::erase_if(replay_turn_, [](char c) { return c < '0' || c > '9'; });
-  x += 62;
-  if ((button(96, "Go to turn", !replay_turn_.empty()) || entered) && !replay_turn_.empty()) {
-    go_to_turn(client);
-    ui.unfocus();
-  }
-  if (ui.button(SDL_Rect{r.x + r.w - 230, y, 110, h}, "Leave replay")) replay_ = false;
-}
-
-void MatchScreen::draw_replay_note(Ui& ui, const Client& client, const SDL_Rect& r) {
-  Painter& p = ui.painter();
-  const auto& m = client.match();
-  int turn = 0;
-  for (const auto& [t, pos] : turn_starts_)
-    if (pos <= replay_pos_) turn = t;
-  std::string where =
-      "Replay: event " + std::to_string(replay_pos_) + " of " + std::to_string(m.log.size());
-  if (!m.offline) {
-    const std::uint32_t total = m.record ? static_cast<std::uint32_t>(m.record->entries_size())
-                                         : (m.log.empty() ? 0 : m.log.back().entry() + 1);
-    where +=
-        " (log entry " + std::to_string(replay_entries(m)) + " of " + std::to_string(total) + ")";
-  }
-  if (turn > 0) where += ", turn " + std::to_string(turn);
-  const std::string board_says = m.offline           ? "Offline: the board is the final position."
-                                 : replay_loading(m) ? "Loading the board..."
-                                                     : "";
-  const std::string help =
-      "Left/Right or < >: step    Home/End or |< >|: start, end    PageUp/PageDown or Turn -/+"
-      "    T, a number, Return (or Go to turn): that turn";
-  const int lh = p.line_height(12);
-  ui.note_region("replay-note", r);
-  p.fill_rect(r, theme::kPanelDark);
-  p.fill_rect(SDL_Rect{r.x, r.y, r.w, 1}, theme::kPanelLine);
-  const SDL_Rect note{r.x + 12, r.y + (r.h - 2 * lh) / 2, r.w - 24, 2 * lh};
-  const SDL_Rect where_box =
-      p.text(where, note.x, note.y, 12, theme::kText, Align::kLeft, Weight::kBold);
-  if (!board_says.empty())
-    p.text(board_says, where_box.x + where_box.w + 14, note.y, 12, theme::kGold, Align::kLeft,
-           Weight::kBold);
-  p.text(help, note.x, note.y + lh, 12, theme::kTextDim);
-}
-
-void MatchScreen::replay_keys(Ui& ui, const Client& client) {
-  const std::size_t n = client.match().log.size();
-  if (ui.key(SDLK_RIGHT) && replay_pos_ < n) ++replay_pos_;
-  if (ui.key(SDLK_LEFT) && replay_pos_ > 0) --replay_pos_;
-  if (ui.key(SDLK_t)) ui.focus("turn");
 }
 
 void MatchScreen::draw_confirm(Ui& ui, Client& client) {

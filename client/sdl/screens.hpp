@@ -124,8 +124,10 @@ class MatchScreen {
   // The picture the board shows: in replay the server's picture for the current step (the
   // previous step's while it is fetched), else the latest.
   const v1::Snapshot* shown(const MatchData& m) const;
-  // In replay, the log entries the board's picture is after, once it is the current step's.
-  std::optional<std::uint32_t> replay_shown_entries(const MatchData& m) const;
+  // In replay, the step the board shows, once its picture is the current step's.
+  std::optional<std::size_t> replay_shown_step(const MatchData& m) const;
+  // Steps: the start (0), one per event of the log, then the end once the match is over.
+  std::size_t replay_steps(const MatchData& m) const;
   bool end_shown() const { return end_open_; }
   bool confirming() const { return !confirm_question_.empty(); }
   OptioPlay& optio() { return optio_; }
@@ -143,11 +145,20 @@ class MatchScreen {
   void draw_replay_note(Ui& ui, const Client& client, const SDL_Rect& r);
   void replay_keys(Ui& ui, const Client& client);
   void start_replay();
-  // The log entries the current step's picture is after.
-  std::uint32_t replay_entries(const MatchData& m) const;
+  // The current step is the end (after the last event: the resignation, the result).
+  bool replay_at_end(const MatchData& m) const;
+  // The end step's line: the outcome and, when its reason does not say, the act that ended it.
+  std::string replay_end_text(const MatchData& m) const;
+  // The current step's picture: the events it reflects, or the end's key.
+  std::uint64_t replay_key(const MatchData& m) const;
   // The current step's picture is on its way (the board shows the previous one).
   bool replay_loading(const MatchData& m) const;
   void replay_fetch(Client& client);
+  // Autoplay: one step on once the step shown has been on the board for the speed's time.
+  void replay_autoplay(const MatchData& m);
+  void toggle_autoplay(const MatchData& m);
+  // The log's line clicked last: its event's cells are ringed on the board (event_cells).
+  void draw_located(Painter& p, const MatchData& m);
   void go_to_turn(Client& client);
   void ask(const std::string& question, const std::string& yes, std::optional<v1::GameCommand> cmd,
            int action);
@@ -180,12 +191,18 @@ class MatchScreen {
   bool show_chains_ = false;  // Optio: the command overlay (C)
   std::string saved_record_;
   bool replay_ = false;
-  std::size_t replay_pos_ = 0;  // events shown: log[0, replay_pos_)
+  std::size_t replay_pos_ = 0;  // the step: events shown log[0, replay_pos_); past them, the end
   // Where each game turn begins: (turn, the replay_pos_ that shows its first event).
   std::vector<std::pair<int, std::size_t>> turn_starts_;
   std::optional<v1::Snapshot> replay_board_;  // the server's picture the board shows
-  std::uint32_t replay_board_entries_ = 0;    // ... after this many log entries
+  std::uint64_t replay_board_key_ = 0;        // ... of this step (replay_key)
   std::string replay_turn_;                   // the "go to turn" field
+  bool autoplay_ = false;
+  int autoplay_speed_ = 1;                 // index into match_replay.cpp's speeds: 1x
+  std::optional<std::size_t> step_shown_;  // the step on the board, since step_shown_at_
+  std::chrono::steady_clock::time_point step_shown_at_{};
+  // The event of the log line clicked last, whose place the board rings.
+  std::optional<std::uint64_t> located_event_;
   // Event log scroll: lines from the bottom.
   int log_scroll_ = 0;
   std::string chat_;

@@ -1,10 +1,12 @@
 #include "client/sdl/script.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <iterator>
 #include <sstream>
 
+#include "client/sdl/labels.hpp"
 #include "client/sdl/optio_board.hpp"
 #include "client/sdl/stand_board.hpp"
 
@@ -170,11 +172,34 @@ bool ScriptRunner::holds(const std::string& condition, Context& ctx, std::string
     if (!needs(2) || !to_int(w[1], &n)) return false;
     return shown != nullptr && shown->event_count() >= static_cast<std::uint64_t>(n);
   }
-  if (what == "replay") {
+  if (what == "replay-step") {
+    // replay-step N: the replay shows step N (0 the start, then one per event, then the
+    // end), its picture on the board; replay-step end: the end step.
+    const auto step = ctx.match.replay_shown_step(m);
+    if (!needs(2) || !step) return false;
+    if (w[1] == "end") return *step == ctx.match.replay_steps(m) && *step > m.log.size();
     int n = 0;
-    if (!needs(2) || !to_int(w[1], &n)) return false;
-    const auto entries = ctx.match.replay_shown_entries(m);
-    return entries && *entries == static_cast<std::uint32_t>(n);
+    return to_int(w[1], &n) && *step == static_cast<std::size_t>(n);
+  }
+  if (what == "figures") {
+    // figures C R N: the STAND! hex the board shows holds N figures (0: none).
+    int c = 0, r = 0, n = 0;
+    if (!needs(4) || !to_int(w[1], &c) || !to_int(w[2], &r) || !to_int(w[3], &n)) return false;
+    if (!shown || !shown->state().has_stand()) return false;
+    const auto* t = stand_tile(shown->state().stand(), c, r);
+    const int held =
+        t != nullptr && t->has_troops() ? stand_figure_total(t->troops().figures()) : 0;
+    return held == n;
+  }
+  if (what == "clock") {
+    // clock A|B none: no deadline is shown for that side; clock A|B running: one is.
+    if (!needs(3)) return false;
+    const std::int64_t dl = w[1] == "B" ? m.deadline_b_ms : m.deadline_a_ms;
+    return w[2] == "none" ? dl == 0 : dl > 0;
+  }
+  if (what == "log-hides-nothing") {
+    return std::none_of(m.log.begin(), m.log.end(),
+                        [](const v1::ViewEvent& e) { return !e.has_event(); });
   }
   if (what == "reasons") {
     // reasons RULE: the server's answer for a piece on the board shown names RULE; reasons

@@ -56,6 +56,8 @@ constexpr SDL_Color kHighlight = rgb(0xFFE14D);
 constexpr SDL_Color kChargeHighlight = rgb(0xFF5A1F);
 constexpr SDL_Color kTarget = rgb(0xFF2E93);
 constexpr SDL_Color kSelection = rgb(0x00E5FF);
+// Where the log line clicked last happened: a double ring (shape, not colour alone).
+constexpr SDL_Color kLocate = rgb(0xC77DFF);
 constexpr SDL_Color kLastMove = rgb(0xFFFFFF, 150);
 constexpr SDL_Color kGridLine = rgb(0x2B2B22, 110);
 constexpr SDL_Color kCoordText = rgb(0xC9C2AA);

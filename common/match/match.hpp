@@ -7,6 +7,7 @@
 // Not thread-safe: one owner (the server's match actor, castra-sim, a test) at a time.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -189,6 +190,33 @@ class Match {
     Position<G> p = checkpoints_[entries / kCheckpointEvery];
     while (p.entries < entries)
       p.fold(log_[p.entries]);
+    return p;
+  }
+
+  // The match as it stood after its first `events` events: every entry they end in folded
+  // whole, the entry that holds event `events - 1` folded up to it. The earliest moment they
+  // are all reflected, so an entry without events that follows (a resignation) is not in it.
+  // A count past the log's events is refused.
+  Checked<Position<G>> position_after_events(std::uint64_t events) const {
+    if (events > now_.events) {
+      return rules::refuse("match.event", "the match has " + std::to_string(now_.events) +
+                                              " events, not " + std::to_string(events));
+    }
+    if (events == 0) return checkpoints_.front();
+    // The first entry whose events reach `events`: the one holding event `events - 1`.
+    const auto holder = std::partition_point(log_.begin(), log_.end(), [&](const Entry<G>& e) {
+      return e.first_event + e.events.size() < events;
+    });
+    const auto at = static_cast<std::size_t>(holder - log_.begin());
+    Position<G> p = checkpoints_[at / kCheckpointEvery];
+    while (p.entries < at)
+      p.fold(log_[p.entries]);
+    const std::size_t part = static_cast<std::size_t>(events - p.events);
+    if (part == holder->events.size()) {
+      p.fold(*holder);
+    } else {
+      p.fold_part(*holder, part);
+    }
     return p;
   }
 

@@ -1,5 +1,6 @@
-// Position<G>: a match as it stood after its first `entries` log entries, exactly what a
-// from-scratch replay of those entries holds: the state (the fold of their events), the
+// Position<G>: a match as it stood after its first `entries` log entries (and, for a replay's
+// step inside an entry, some of the next entry's events), exactly what a from-scratch replay
+// of those entries holds: the state (the fold of their events), the
 // counts, whether the game had begun and how it had ended. Match<G> keeps one for now and a
 // copy every kCheckpointEvery entries, so a past picture folds at most that many entries.
 // What each viewer may see is decided here, for now and for the past alike. Plain values;
@@ -55,6 +56,16 @@ struct Position {
     events += entry.events.size();
     rolls += entry.rolls.size();
     ++entries;
+  }
+
+  // Folds in only the first `count` events of the next entry (fewer than all of them): a
+  // replay's step inside an entry. The entry is not counted, nor its rolls (which events drew
+  // them is not recorded), so such a position is a picture only, never one to decide from.
+  void fold_part(const Entry<G>& entry, std::size_t count) {
+    if (entry.kind == EntryKind::kStart && count > 0) started = true;
+    for (std::size_t i = 0; i < count; ++i)
+      G::apply(state, entry.events[i]);
+    events += count;
   }
 };
 

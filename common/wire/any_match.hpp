@@ -87,6 +87,9 @@ class AnyMatch {
   // re-decided, so its cost is bounded by match::kCheckpointEvery entries, not by the log.
   // A count past the log is a RuleError ("match.entry").
   virtual Checked<v1::Snapshot> snapshot_after(std::size_t entries, Viewer v) const = 0;
+  // The same after the first `events` events (a replay's single step, inside an entry too;
+  // match::Match::position_after_events). A count past the log is a RuleError ("match.event").
+  virtual Checked<v1::Snapshot> snapshot_after_events(std::uint64_t events, Viewer v) const = 0;
   // What `side` may do now (sent only to that side).
   virtual v1::GameLegal legal(Side side) const = 0;
   // Why `side`'s piece cannot act, and Optio's command view, on `side`'s own projection

@@ -123,6 +123,12 @@ class MatchAdapter final : public AnyMatch {
     return picture(*past, v);
   }
 
+  Checked<v1::Snapshot> snapshot_after_events(std::uint64_t events, Viewer v) const override {
+    auto past = m_.position_after_events(events);
+    if (!past) return past.error();
+    return picture(*past, v);
+  }
+
   v1::GameLegal legal(Side side) const override {
     v1::GameLegal out;
     // On the side's own projection: a list or a forecast may use only what that side sees.

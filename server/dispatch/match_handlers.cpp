@@ -351,13 +351,18 @@ void Handlers::get_snapshot(Call& call) {
                "the past of a match that has not ended is shown to its players only"));
     }
   }
-  host->snapshot_at(viewer, call.request.get_snapshot().entry_count(),
-                    [reply = call.reply](runtime::Answer<v1::Snapshot> a) {
-                      if (failed(reply, a, "get_snapshot")) return;
-                      v1::ServerEnvelope e;
-                      *e.mutable_snapshot() = std::move(a.value());
-                      reply.ok(std::move(e));
-                    });
+  auto answer = [reply = call.reply](runtime::Answer<v1::Snapshot> a) {
+    if (failed(reply, a, "get_snapshot")) return;
+    v1::ServerEnvelope e;
+    *e.mutable_snapshot() = std::move(a.value());
+    reply.ok(std::move(e));
+  };
+  const auto& asked = call.request.get_snapshot();
+  if (asked.has_event_count()) {
+    host->snapshot_at_event(viewer, asked.event_count(), std::move(answer));
+  } else {
+    host->snapshot_at(viewer, asked.entry_count(), std::move(answer));
+  }
 }
 
 }  // namespace castra::dispatch

@@ -143,6 +143,8 @@ class MatchHost : public std::enable_shared_from_this<MatchHost> {
   void reasons(Side side, v1::Piece piece, Reply<v1::PieceReasons> done);
   // What `viewer` saw after the first `entries` committed log entries.
   void snapshot_at(Viewer viewer, std::uint32_t entries, Reply<v1::Snapshot> done);
+  // ... after the first `events` committed events (a replay's step inside an entry too).
+  void snapshot_at_event(Viewer viewer, std::uint64_t events, Reply<v1::Snapshot> done);
 
   // Starts sending `observer` what `viewer` may see: first the board with the events after
   // `seen_events` (the number of events it has; all of them when it has none), then an update

@@ -87,4 +87,18 @@ void MatchHost::snapshot_at(Viewer viewer, std::uint32_t entries, Reply<v1::Snap
   });
 }
 
+void MatchHost::snapshot_at_event(Viewer viewer, std::uint64_t events, Reply<v1::Snapshot> done) {
+  act([this, viewer, events, done = std::move(done)] {
+    // Only what is committed: an event decided but still being written is nobody's past yet.
+    if (events > committed_events_) {
+      return done(rules::RuleError{"match.event", "the match has " +
+                                                      std::to_string(committed_events_) +
+                                                      " events, not " + std::to_string(events)});
+    }
+    auto past = match_->snapshot_after_events(events, viewer);
+    if (!past) return done(past.error());
+    done(std::move(*past));
+  });
+}
+
 }  // namespace castra::runtime

@@ -16,221 +16,19 @@
 #include "client/net/protocol_client.hpp"
 #include "client/sdl/theme.hpp"
 #include "tests/client/client_support.hpp"
+#include "tests/client/live_seat.hpp"
 #include "tests/support/server_process.hpp"
 
 namespace castra {
 namespace {
 
 using namespace std::chrono_literals;
+using namespace testing::live;
 using testing::Picture;
 using testing::rgb;
 namespace theme = client::theme;
 namespace o = v1::optio;
 namespace s = v1::stand;
-
-std::vector<std::string> server_flags() {
-  return {"--argon2-opslimit", "1", "--argon2-memlimit", "8192", "--log-level", "debug"};
-}
-
-std::string password_of(const std::string& name) {
-  return name + "-password";
-}
-
-// One player (or guest) speaking the protocol from the test, as a second program would.
-struct Seat {
-  std::unique_ptr<client::ProtocolClient> c;
-  std::string name;
-  v1::Side side = v1::SIDE_A;
-  std::uint64_t seq = 0;
-  std::string match_id;
-
-  static Seat connect(const std::string& url) {
-    Seat s;
-    std::string error;
-    s.c = client::ProtocolClient::connect(url, 5s, &error);
-    EXPECT_TRUE(s.c) << error;
-    if (s.c) {
-      EXPECT_TRUE(s.c->hello(5s, &error)) << error;
-    }
-    return s;
-  }
-  v1::ServerEnvelope call(v1::ClientEnvelope e) {
-    std::string error;
-    auto r = c->call(std::move(e), 10s, &error);
-    EXPECT_TRUE(r) << error;
-    return r ? *r : v1::ServerEnvelope{};
-  }
-  static Seat registered(const std::string& url, const std::string& name) {
-    Seat s = connect(url);
-    s.name = name;
-    const auto r = s.call(client::requests::register_account(name, password_of(name)));
-    EXPECT_TRUE(r.has_session()) << r.DebugString();
-    return s;
-  }
-  std::string create(const std::string& scenario, v1::Side side, std::uint32_t delay = 0) {
-    auto e = client::requests::create_match(scenario, true);
-    e.mutable_create_match()->mutable_settings()->set_creator_side(side);
-    e.mutable_create_match()->mutable_settings()->set_spectator_delay_turns(delay);
-    auto* tc = e.mutable_create_match()->mutable_settings()->mutable_time_control();
-    tc->set_kind(v1::TimeControl::LIVE);
-    tc->set_seconds_per_move(3600);
-    const auto r = call(e);
-    EXPECT_TRUE(r.has_match_created()) << r.DebugString();
-    match_id = r.match_created().match().match_id();
-    this->side = side;
-    v1::ClientEnvelope p;
-    p.mutable_provide_entropy()->set_match_id(match_id);
-    p.mutable_provide_entropy()->set_entropy(std::string(32, 'a'));
-    EXPECT_TRUE(call(p).has_done());
-    return match_id;
-  }
-  void join(const std::string& id) {
-    const auto r = call(client::requests::join_match(id, std::string(32, 'b')));
-    EXPECT_TRUE(r.has_match_joined()) << r.DebugString();
-    match_id = id;
-    side = r.match_joined().match().my_side();
-  }
-  // Subscribes; the first MatchUpdate (the catch-up), or nullopt when none comes: a server
-  // without the match runtime.
-  std::optional<v1::MatchUpdate> subscribe() {
-    const auto r = call(client::requests::subscribe(match_id));
-    EXPECT_TRUE(r.has_subscribed()) << r.DebugString();
-    return next_update(5s);
-  }
-  std::optional<v1::MatchUpdate> next_update(std::chrono::milliseconds timeout) {
-    const auto until = std::chrono::steady_clock::now() + timeout;
-    while (std::chrono::steady_clock::now() < until) {
-      std::string error;
-      auto push = c->next_push(100ms, &error);
-      if (push && push->has_match_update() && push->match_update().match_id() == match_id)
-        return push->match_update();
-    }
-    return std::nullopt;
-  }
-  v1::CommandResult submit(const v1::GameCommand& command) {
-    v1::ClientEnvelope e;
-    e.mutable_submit_command()->set_match_id(match_id);
-    e.mutable_submit_command()->set_client_seq(++seq);
-    *e.mutable_submit_command()->mutable_command() = command;
-    const auto r = call(e);
-    EXPECT_TRUE(r.has_command_result()) << r.DebugString();
-    EXPECT_TRUE(r.command_result().accepted()) << r.DebugString();
-    events_after_last_command = r.command_result().event_count();
-    return r.command_result();
-  }
-  // Acts on an update when it asks this side to, and is not older than our last command
-  // (updates queued before it still show the list it answered).
-  void answer(const v1::MatchUpdate& u,
-              const std::function<std::optional<v1::GameCommand>(const v1::GameLegal&)>& choose) {
-    if (!u.your_move() || !u.has_legal()) return;
-    const auto* view = testing::view_of(u);
-    if (view != nullptr && view->event_count() < events_after_last_command) return;
-    if (auto c = choose(u.legal())) submit(*c);
-  }
-  std::uint64_t events_after_last_command = 0;
-};
-
-// `seat` resigns match `id`; whether the server agreed.
-bool resigned(Seat& seat, const std::string& id) {
-  v1::ClientEnvelope resign;
-  resign.mutable_resign()->set_match_id(id);
-  return seat.call(resign).has_done();
-}
-
-// The record of ended match `id`, as `seat` is given it (an error envelope if none).
-v1::ServerEnvelope ended_record(Seat& seat, const std::string& id) {
-  v1::ClientEnvelope ask;
-  ask.mutable_export_record()->set_match_id(id);
-  return seat.call(ask);
-}
-
-// The simplest legal answer for a side: orders cards of just the start squares, the first
-// deployment listed, otherwise the end of the phase. Nothing when there is nothing to do.
-std::optional<v1::GameCommand> simple_answer(const v1::GameLegal& legal) {
-  v1::GameCommand c;
-  if (legal.has_optio()) {
-    const auto& l = legal.optio();
-    if (l.orders().submit()) {
-      for (const auto& start : l.orders().starts())
-        *c.mutable_optio()->mutable_submit_orders()->add_paths() = start;
-      return c;
-    }
-    if (l.end_deployment()) {
-      c.mutable_optio()->mutable_end_deployment();
-      return c;
-    }
-    if (l.end_phase()) {
-      c.mutable_optio()->mutable_end_phase();
-      return c;
-    }
-  } else if (legal.has_stand()) {
-    const auto& l = legal.stand();
-    for (const auto& g : l.deploy()) {
-      // One type at a time, as many as the hex takes.
-      if (g.types_size() != 1 || g.destinations_size() == 0) continue;
-      const auto& d = g.destinations(0);
-      auto* dep = c.mutable_stand()->mutable_deploy();
-      *dep->mutable_hex() = d.hex();
-      *dep->mutable_figures() = d.most();
-      dep->set_facing(l.side() == v1::SIDE_A ? s::FACING_SE : s::FACING_NW);
-      return c;
-    }
-    if (l.end_phase()) {
-      c.mutable_stand()->mutable_end_phase();
-      return c;
-    }
-  }
-  return std::nullopt;
-}
-
-// Plays `seat`'s side with simple_answer() until `stop` says so, starting with `first` (the
-// update its subscription brought); its last update.
-v1::MatchUpdate play_simply(Seat& seat, std::optional<v1::MatchUpdate> first,
-                            const std::function<bool(const v1::MatchUpdate&)>& stop,
-                            std::chrono::seconds timeout) {
-  v1::MatchUpdate last;
-  const auto until = std::chrono::steady_clock::now() + timeout;
-  while (std::chrono::steady_clock::now() < until) {
-    auto u = first ? first : seat.next_update(500ms);
-    first.reset();
-    if (!u) continue;
-    last = *u;
-    if (stop(last)) return last;
-    seat.answer(*u, simple_answer);
-  }
-  ADD_FAILURE() << seat.name << " played until the timeout";
-  return last;
-}
-
-// Both sides of a STAND! match deploy with simple_answer(), from the updates their
-// subscriptions brought; then the side that moves first and its update.
-std::pair<Seat*, v1::MatchUpdate> deploy_both(Seat& a, v1::MatchUpdate first_a, Seat& b,
-                                              v1::MatchUpdate first_b) {
-  std::deque<std::pair<Seat*, v1::MatchUpdate>> pending = {{&a, first_a}, {&b, first_b}};
-  const auto until = std::chrono::steady_clock::now() + 60s;
-  while (std::chrono::steady_clock::now() < until) {
-    if (pending.empty()) {
-      for (Seat* seat : {&a, &b})
-        if (auto u = seat->next_update(100ms)) pending.push_back({seat, *u});
-      continue;
-    }
-    auto [seat, u] = pending.front();
-    pending.pop_front();
-    if (u.your_move() && u.has_legal() && u.legal().stand().phase() == s::PHASE_MOVE)
-      return {seat, u};
-    seat->answer(u, simple_answer);
-  }
-  ADD_FAILURE() << "nobody reached the move phase";
-  return {nullptr, {}};
-}
-
-std::string dir_for(const std::string& name) {
-  return testing::make_temp_dir("castra-client-" + name);
-}
-
-std::string log_of(const std::string& dir) {
-  return testing::read_file(dir + "/client.log");
-}
 
 // ---- The lobby: any server -----------------------------------------------------------------
 
@@ -397,10 +195,6 @@ TEST(ClientLobby, SignsInOverWssTrustingTheServersCertificate) {
 }
 
 // ---- Matches: they need the server's match runtime -----------------------------------------
-
-constexpr const char* kNeedsRuntime =
-    "the server answered SubscribeMatch without a MatchUpdate: its match runtime is missing "
-    "or broken";
 
 TEST(ClientLiveOptio, PlaysItsOrdersAndAnAdvanceByClicksAndTheBoardFollowsTheServer) {
   testing::ServerProcess server(server_flags());
@@ -640,41 +434,6 @@ TEST(ClientLiveSpectator, WatchesAsAGuestWithTheDelayShownAndNothingToClick) {
 
 // ---- Replay: the server's picture at each step (GetSnapshot) --------------------------------
 
-// Who holds a STAND! hex in a picture: its side, or nothing.
-std::optional<v1::Side> holder(const v1::Snapshot& snap, const v1::Coord& hex) {
-  for (const auto& t : snap.state().stand().tiles()) {
-    if (t.hex().col() != hex.col() || t.hex().row() != hex.row() || !t.has_troops()) continue;
-    const auto& f = t.troops().figures();
-    if (f.infantry() + f.archers() + f.cavalry() + f.chariots() > 0) return t.troops().side();
-  }
-  return std::nullopt;
-}
-
-// Pixels of either side's counter colour within `reach` hex sizes of a hex's centre.
-int counter_pixels(const Picture& p, const v1::Coord& hex, double reach) {
-  const auto c = p.cell(hex.col(), hex.row());
-  EXPECT_TRUE(c) << "hex " << hex.ShortDebugString() << " is not drawn";
-  if (!c) return 0;
-  const int h = static_cast<int>(p.cell_size() * reach);
-  const SDL_Rect around{c->x - h, c->y - h, 2 * h, 2 * h};
-  return p.count(rgb(theme::kSideA), around) + p.count(rgb(theme::kSideB), around);
-}
-
-// Plays both sides with simple_answer() until an update says game turn `turn` has begun.
-void play_until_turn(Seat& a, Seat& b, int turn) {
-  const auto until = std::chrono::steady_clock::now() + 60s;
-  while (std::chrono::steady_clock::now() < until) {
-    for (Seat* seat : {&a, &b}) {
-      auto u = seat->next_update(100ms);
-      if (!u) continue;
-      const auto* view = testing::view_of(*u);
-      if (view != nullptr && view->turn() >= turn) return;
-      seat->answer(*u, simple_answer);
-    }
-  }
-  ADD_FAILURE() << "game turn " << turn << " never began";
-}
-
 TEST(ClientLiveReplay, ShowsTheBoardAsItWasAtEachStepAndJumpsToATurn) {
   testing::ServerProcess server(server_flags());
   ASSERT_TRUE(server.started()) << server.log();
@@ -722,13 +481,23 @@ TEST(ClientLiveReplay, ShowsTheBoardAsItWasAtEachStepAndJumpsToATurn) {
   const auto n = static_cast<std::uint32_t>(entries.size());
   std::uint32_t moved = 0, turn1 = 0, turn2 = 0, last = 0;
   std::uint64_t events = 0;
+  // The replay's steps where each turn begins: just after the event that begins it.
+  std::uint64_t turn1_step = 0, turn2_step = 0;
   for (std::uint32_t i = 0; i < n; ++i) {
     if (entries[i].events_size() > 0) last = i + 1;
     if (entries[i].command().stand().has_move()) moved = i;
-    for (const auto& e : entries[i].events()) {
+    for (int k = 0; k < entries[i].events_size(); ++k) {
+      const auto& e = entries[i].events(k);
       if (!e.stand().has_phase_began()) continue;
-      if (e.stand().phase_began().game_turn() == 1 && turn1 == 0) turn1 = i + 1;
-      if (e.stand().phase_began().game_turn() == 2 && turn2 == 0) turn2 = i + 1;
+      const std::uint64_t step = entries[i].first_event() + k + 1;
+      if (e.stand().phase_began().game_turn() == 1 && turn1 == 0) {
+        turn1 = i + 1;
+        turn1_step = step;
+      }
+      if (e.stand().phase_began().game_turn() == 2 && turn2 == 0) {
+        turn2 = i + 1;
+        turn2_step = step;
+      }
     }
     events = std::max(events, entries[i].first_event() + entries[i].events_size());
   }
@@ -750,34 +519,37 @@ TEST(ClientLiveReplay, ShowsTheBoardAsItWasAtEachStepAndJumpsToATurn) {
   ASSERT_EQ(holder(picture(turn2), to), mover->side);
   ASSERT_EQ(holder(picture(last), to), mover->side);
 
-  // A guest replays it from the lobby's finished list: the end (the board after the last
-  // entry with events: the resignation's has none), back to just before the move event by
-  // event, one step on, then turn 2 by its number and turn 1 by PageUp; then from the end
-  // screen again, the start and turn 1 by PageDown, its pictures from the cache.
+  // A guest replays it from the lobby's finished list: the end (a step of its own after the
+  // last event: the resignation), the last event (its picture on its way while the end's
+  // stays), the end again, back to just before the move event by event, one step on, then turn 2 by
+  // its number and turn 1 by PageUp; then from the end screen again, the start and turn 1 by
+  // PageDown, its pictures from the cache.
   const std::uint64_t before_move = entries[moved].first_event();
   std::string script =
       "wait screen lobby timeout=30000\nclick-button Finished\nwait button Replay " + id +
       "\nclick-button Replay " + id +
       "\nwait screen match\nwait record timeout=30000\nwait events " + std::to_string(events) +
-      " timeout=30000\nwait replay 0 timeout=30000\nkey End\nscreenshot loading.png\nwait replay " +
-      std::to_string(last) + " timeout=30000\nframes 2\nscreenshot end.png\n";
-  for (std::uint64_t i = before_move; i < events; ++i)
+      " timeout=30000\nwait replay-step 0 timeout=30000\nkey End\nwait replay-step end "
+      "timeout=30000\nframes 2\nscreenshot end.png\nkey Left\nscreenshot loading.png\n"
+      "wait replay-step " +
+      std::to_string(events) + " timeout=30000\nkey End\nwait replay-step end\n";
+  for (std::uint64_t i = before_move; i < events + 1; ++i)
     script += "key Left\n";
-  script += "wait replay " + std::to_string(moved) +
+  script += "wait replay-step " + std::to_string(before_move) +
             " timeout=30000\nframes 2\nscreenshot before.png\n"
-            "key Right\nwait replay " +
-            std::to_string(moved + 1) +
+            "key Right\nwait replay-step " +
+            std::to_string(before_move + 1) +
             " timeout=30000\nframes 2\nscreenshot after.png\n"
-            "key t\nframes 1\ntype 2\nkey Return\nwait replay " +
-            std::to_string(turn2) +
+            "key t\nframes 1\ntype 2\nkey Return\nwait replay-step " +
+            std::to_string(turn2_step) +
             " timeout=30000\nexpect turn 2\nframes 2\nscreenshot turn2.png\n"
-            "key PageUp\nwait replay " +
-            std::to_string(turn1) +
+            "key PageUp\nwait replay-step " +
+            std::to_string(turn1_step) +
             " timeout=30000\nframes 2\nscreenshot turn1.png\n"
             "click-button Leave replay\nclick-button Result\nwait end-screen\n"
-            "click-button Replay from the result\nwait replay 0 timeout=30000\nkey PageDown\n"
-            "wait replay " +
-            std::to_string(turn1) + " timeout=30000\nframes 2\nscreenshot again.png\nquit\n";
+            "click-button Replay from the result\nwait replay-step 0 timeout=30000\n"
+            "key PageDown\nwait replay-step " +
+            std::to_string(turn1_step) + " timeout=30000\nframes 2\nscreenshot again.png\nquit\n";
   const std::string dir = dir_for("live-replay");
   testing::write_file(dir + "/script.txt", script);
   setenv("CASTRA_CLIENT_TRACE", "1", 1);
@@ -800,9 +572,9 @@ TEST(ClientLiveReplay, ShowsTheBoardAsItWasAtEachStepAndJumpsToATurn) {
   auto turn1_png = load("turn1.png");
   auto again = load("again.png");
   ASSERT_TRUE(loading && end && before && after && turn2_png && turn1_png && again);
-  // While the end's picture is on its way the board stays the start's (nothing deployed yet)
-  // and the note under it says so, in gold; once it is there, the note does not.
-  EXPECT_EQ(counter_pixels(*loading, to, 0.3), 0);
+  // While the last event's picture is on its way the board stays the end's (the moved figures
+  // on the hex) and the note under it says so, in gold; once it is there, the note does not.
+  EXPECT_GT(counter_pixels(*loading, to, 0.45), 100);
   const auto note = loading->region("replay-note");
   ASSERT_TRUE(note);
   EXPECT_GT(loading->count(rgb(theme::kGold), *note), 20) << "no loading hint";
@@ -1017,19 +789,19 @@ TEST(ClientLiveReplay, ShowsAnOptioBoardAsItWasIncludingEachSidesOrdersCard) {
       "wait screen lobby timeout=30000\nclick-button Finished\nwait button Replay " + id +
       "\nclick-button Replay " + id +
       "\nwait screen match\nwait record timeout=30000\nwait events " + std::to_string(events) +
-      " timeout=30000\nwait replay 0 timeout=30000\nkey End\nwait replay " + std::to_string(last) +
+      " timeout=30000\nwait replay-step 0 timeout=30000\nkey End\nwait replay-step end"
       " timeout=30000\nframes 2\nscreenshot end.png\n";
-  for (std::uint64_t i = before_move; i < events; ++i)
+  for (std::uint64_t i = before_move; i < events + 1; ++i)
     script += "key Left\n";
-  script += "wait replay " + std::to_string(*moved) +
+  script += "wait replay-step " + std::to_string(before_move) +
             " timeout=30000\nframes 2\nscreenshot before.png\n"
-            "key Right\nwait replay " +
-            std::to_string(*moved + 1) +
+            "key Right\nwait replay-step " +
+            std::to_string(before_move + 1) +
             " timeout=30000\nframes 2\nscreenshot after.png\n"
-            "key Home\nwait replay 0 timeout=30000\n";
+            "key Home\nwait replay-step 0 timeout=30000\n";
   for (std::uint64_t i = 0; i < before_cards; ++i)
     script += "key Right\n";
-  script += "wait replay " + std::to_string(*carded) +
+  script += "wait replay-step " + std::to_string(before_cards) +
             " timeout=30000\nframes 2\nscreenshot uncarded.png\nquit\n";
   const std::string dir = dir_for("live-replay-optio");
   testing::write_file(dir + "/script.txt", script);
