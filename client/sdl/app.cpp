@@ -233,7 +233,11 @@ void App::draw_status_bar() {
     if (m.kind == MessageKind::kError && age < std::chrono::seconds(4))
       p.fill_rect(SDL_Rect{0, bar.y + 1, 6, bar.h - 1}, theme::kError);
     p.set_clip(&bar);
-    p.text(m.text, 14, bar.y + 7, 14, c);
+    const std::int64_t now_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                                    std::chrono::system_clock::now().time_since_epoch())
+                                    .count();
+    ui_->note_region("status-message", bar);
+    p.text(m.shown(now_ms), 14, bar.y + 7, 14, c);
     p.set_clip(nullptr);
   }
   const auto status = client_->session().status();

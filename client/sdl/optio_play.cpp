@@ -473,7 +473,8 @@ int OptioPlay::panel(Ui& ui, Client& client, const SDL_Rect& r) {
                     active ? ButtonStyle::kToggleOn : ButtonStyle::kNormal)) {
         active_path_ = static_cast<int>(i);
       }
-      p.text(std::to_string(path.squares_size()) + " squares, range " + std::to_string(range),
+      p.text(count_text(path.squares_size(), "square", "squares") + ", range " +
+                 std::to_string(range),
              x + 150, y + 5, 13, theme::kText);
       y += 32;
     }
@@ -593,8 +594,14 @@ int OptioPlay::panel(Ui& ui, Client& client, const SDL_Rect& r) {
   y = say_line(p, morale, x, y, w, optio_is_shaken(*u) ? theme::rgb(0xF0A040) : theme::kText, 13,
                Weight::kBold);
   if (u->disordered()) {
-    y = say_line(p, "Disordered (" + std::to_string(u->disorder_turns()) + " turn ends so far)", x,
-                 y, w, theme::rgb(0xF2C230), 13);
+    // disorder_turns: the ends of turn still to pass before order returns.
+    const int left = std::max(1, u->disorder_turns());
+    y = say_line(p,
+                 left == 1 ? "Disordered: order returns at the end of this turn"
+                           : "Disordered: order returns at the end of turn " +
+                                 std::to_string(s->turn() + left - 1) + " (" +
+                                 count_text(left, "turn end", "turn ends") + " from now)",
+                 x, y, w, theme::rgb(0xF2C230), 13);
   }
   if (u->missile_hits() > 0) {
     y = say_line(p,
