@@ -684,7 +684,6 @@ void Client::on_push(const v1::ServerEnvelope& e) {
         const int i = p.side() == v1::SIDE_A ? 0 : 1;
         auto& known = match_.present[i];
         const bool changed = !known || *known != p.connected();
-        const bool first = !known;
         // A side never seen here before is not "back": it arrives (the join says so).
         const bool returned = p.connected() && match_.ever_present[i];
         known = p.connected();
