@@ -365,10 +365,8 @@ void draw_optio_board(Painter& p, const SDL_Rect& area, const SquareGeometry& g,
     const float w = std::max(3.0f, c * (path.active ? 0.09f : 0.06f));
     p.stroke_polyline(pts, w + 3, SDL_Color{0, 0, 0, 140});
     p.stroke_polyline(pts, w, path.color);
-    for (std::size_t i = 0; i < pts.size(); ++i) {
-      p.fill_circle(pts[i], w * 1.2f, path.color);
-      if (static_cast<int>(i) == path.progress) p.ring(pts[i], c * 0.3f, 3, path.color);
-    }
+    for (const auto& pt : pts)
+      p.fill_circle(pt, w * 1.2f, path.color);
     p.ring(pts.front(), c * 0.22f, std::max(2.0f, w * 0.6f), path.color);
     if (!path.label.empty() && pts.size() > 1) {
       // The label sits under the path's last square, clear of the counters' badges.
@@ -409,7 +407,16 @@ void draw_optio_board(Painter& p, const SDL_Rect& area, const SquareGeometry& g,
     draw_counter(p, g, u, ov.selected_unit && *ov.selected_unit == u.id());
     if (ov.badges) draw_badges(p, g, s, u);
   }
-  // Markers over the counters: destination dots, targets, selection.
+  // Markers over the counters: each path's progress (where its subcommander has got to, most
+  // often under his own unit), destination dots, targets, selection.
+  for (const auto& path : ov.paths) {
+    if (path.progress < 0 || path.progress >= static_cast<int>(path.squares.size())) continue;
+    const Cell& at = path.squares[static_cast<std::size_t>(path.progress)];
+    const PointF m = g.centre(at.col, at.row);
+    const float width = std::max(3.0f, c * 0.06f);
+    p.ring(m, c * 0.3f, width + 3, SDL_Color{0, 0, 0, 170});
+    p.ring(m, c * 0.3f, width, path.color);
+  }
   for (const auto& d : ov.destinations) {
     const PointF m = g.centre(d.at.col, d.at.row);
     const SDL_Color col = d.charge ? theme::kChargeHighlight : theme::kHighlight;
@@ -433,7 +440,8 @@ void draw_optio_board(Painter& p, const SDL_Rect& area, const SquareGeometry& g,
                   theme::kHighlight, 3);
   }
   if (ov.selected_unit) {
-    if (const o::Unit* u = optio_unit(s, *ov.selected_unit); u != nullptr && u->placed()) {
+    if (const o::Unit* u = optio_unit(s, *ov.selected_unit);
+        u != nullptr && u->placed() && !u->routed()) {
       const SDL_FRect r = g.rect(u->at().col(), u->at().row());
       p.stroke_rect(SDL_Rect{static_cast<int>(r.x), static_cast<int>(r.y), static_cast<int>(c) + 1,
                              static_cast<int>(c) + 1},

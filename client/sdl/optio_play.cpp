@@ -94,6 +94,11 @@ void OptioPlay::sync_editor(const Client& client) {
   editor_for_ = at;
   paths_.assign(l->orders().starts().begin(), l->orders().starts().end());
   active_path_ = 0;
+  // A new card is drawn on a clean board: what was selected before (in the deployment) has
+  // nothing to do with it.
+  selected_.reset();
+  moving_leader_.reset();
+  placing_leader_.reset();
 }
 
 void OptioPlay::orders_click(const Client& client, const Cell& c, bool dragging) {
