@@ -643,6 +643,7 @@ void MatchScreen::draw_board(Ui& ui, Client& client, const SDL_Rect& r) {
           OptioOverlay::Path drawn;
           for (const auto& sq : path.squares())
             drawn.squares.push_back({sq.col(), sq.row()});
+          drawn.style = k;
           drawn.color = theme::kPathColors[k++ % std::size(theme::kPathColors)];
           drawn.label = side_letter(card->side()) + " sub " + std::to_string(path.leader());
           ov.paths.push_back(drawn);

@@ -209,16 +209,50 @@ void draw_counter(Painter& p, const SquareGeometry& g, const o::Unit& u, bool se
                   Weight::kBold);
 }
 
+// A polyline in dashes of `on` and `off` pixels (on 0: solid), each dash stretched by `cap`
+// at both ends (an outline under a dash).
+void stroke_dashed(Painter& p, const std::vector<PointF>& pts, float width, SDL_Color c, float on,
+                   float off, float cap) {
+  if (on <= 0) {
+    p.stroke_polyline(pts, width, c);
+    return;
+  }
+  float phase = 0;  // along the current dash (or gap) so far
+  bool drawing = true;
+  for (std::size_t i = 0; i + 1 < pts.size(); ++i) {
+    const float dx = pts[i + 1].x - pts[i].x;
+    const float dy = pts[i + 1].y - pts[i].y;
+    const float len = std::hypot(dx, dy);
+    if (len <= 0) continue;
+    float at = 0;
+    while (at < len) {
+      const float step = std::min(len - at, (drawing ? on : off) - phase);
+      if (drawing) {
+        const float a = std::max(0.0f, at - cap) / len;
+        const float b = std::min(len, at + step + cap) / len;
+        p.line({pts[i].x + dx * a, pts[i].y + dy * a}, {pts[i].x + dx * b, pts[i].y + dy * b}, width,
+               c);
+      }
+      at += step;
+      phase += step;
+      if (phase >= (drawing ? on : off)) {
+        phase = 0;
+        drawing = !drawing;
+      }
+    }
+  }
+}
+
 void draw_badges(Painter& p, const SquareGeometry& g, const o::State& s, const o::Unit& u) {
   const float c = g.cell();
   const SDL_FRect r = g.rect(u.at().col(), u.at().row());
   const int small = std::max(7, static_cast<int>(c * 0.15f));
-  // Morale: bottom right, green while firm, amber once shaken.
+  // Morale: bottom right, blue while firm, amber once shaken.
   const bool shaken = optio_is_shaken(u);
   const PointF mb{r.x + c * 0.83f, r.y + c * 0.83f};
   const float rad = c * 0.12f;
   p.fill_circle(mb, rad + 1.5f, theme::rgb(0x111111));
-  p.fill_circle(mb, rad, shaken ? theme::rgb(0xE08A1E) : theme::rgb(0x2E8B57));
+  p.fill_circle(mb, rad, shaken ? theme::kMoraleShaken : theme::kMoraleFirm);
   p.text_centered(std::to_string(u.morale()), mb.x, mb.y, small, theme::kCounterText,
                   Weight::kBold);
   // Disordered: a yellow "D" top left.
@@ -363,8 +397,10 @@ void draw_optio_board(Painter& p, const SDL_Rect& area, const SquareGeometry& g,
     for (const auto& sq : path.squares)
       pts.push_back(g.centre(sq.col, sq.row));
     const float w = std::max(3.0f, c * (path.active ? 0.09f : 0.06f));
-    p.stroke_polyline(pts, w + 3, SDL_Color{0, 0, 0, 140});
-    p.stroke_polyline(pts, w, path.color);
+    const theme::Dash dash = theme::kPathDashes[static_cast<std::size_t>(path.style) %
+                                                std::size(theme::kPathDashes)];
+    stroke_dashed(p, pts, w + 3, SDL_Color{0, 0, 0, 140}, dash.on * w, dash.off * w, 1.5f);
+    stroke_dashed(p, pts, w, path.color, dash.on * w, dash.off * w, 0);
     for (const auto& pt : pts)
       p.fill_circle(pt, w * 1.2f, path.color);
     p.ring(pts.front(), c * 0.22f, std::max(2.0f, w * 0.6f), path.color);
@@ -374,10 +410,12 @@ void draw_optio_board(Painter& p, const SDL_Rect& area, const SquareGeometry& g,
       const std::string& label = path.label;
       const float tw = static_cast<float>(p.text_width(label, size, Weight::kBold)) + 8;
       const PointF at{pts.back().x, pts.back().y + c * 0.3f};
+      // A dark path's label sits on a light box.
+      const bool dark = path.color.r + path.color.g + path.color.b < 3 * 80;
       p.fill_round_rect(
           SDL_Rect{static_cast<int>(at.x - tw / 2), static_cast<int>(at.y) - size / 2 - 3,
                    static_cast<int>(tw), size + 6},
-          4, SDL_Color{0, 0, 0, 160});
+          4, dark ? SDL_Color{235, 235, 235, 200} : SDL_Color{0, 0, 0, 160});
       p.text_centered(label, at.x, at.y, size, path.color, Weight::kBold);
     }
   }
@@ -420,8 +458,17 @@ void draw_optio_board(Painter& p, const SDL_Rect& area, const SquareGeometry& g,
   for (const auto& d : ov.destinations) {
     const PointF m = g.centre(d.at.col, d.at.row);
     const SDL_Color col = d.charge ? theme::kChargeHighlight : theme::kHighlight;
-    p.fill_circle(m, std::max(4.0f, c * 0.09f) + 1.5f, theme::rgb(0x222222));
-    p.fill_circle(m, std::max(4.0f, c * 0.09f), col);
+    const float rad = std::max(4.0f, c * 0.09f);
+    if (d.charge) {
+      // A charge is a diamond, a plain move a dot: the shape says it without colour.
+      const float k = rad * 1.5f;
+      p.fill_polygon({{m.x, m.y - k - 2}, {m.x + k + 2, m.y}, {m.x, m.y + k + 2}, {m.x - k - 2, m.y}},
+                     theme::rgb(0x222222));
+      p.fill_polygon({{m.x, m.y - k}, {m.x + k, m.y}, {m.x, m.y + k}, {m.x - k, m.y}}, col);
+    } else {
+      p.fill_circle(m, rad + 1.5f, theme::rgb(0x222222));
+      p.fill_circle(m, rad, col);
+    }
   }
   for (int id : ov.shoot_targets) {
     const o::Unit* u = optio_unit(s, id);

@@ -27,6 +27,7 @@ struct OptioOverlay {
   struct Path {
     std::vector<Cell> squares;
     SDL_Color color{};
+    int style = 0;      // which of theme::kPathDashes it is drawn in (its colour's index)
     int progress = -1;  // index of the progress square, -1 unknown
     bool active = false;
     std::string label;

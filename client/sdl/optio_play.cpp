@@ -375,6 +375,7 @@ OptioOverlay OptioPlay::board(Ui& ui, Client& client, const SDL_Rect& area,
       for (const auto& sq : paths_[i].squares())
         path.squares.push_back({sq.col(), sq.row()});
       path.color = theme::kPathColors[i % std::size(theme::kPathColors)];
+      path.style = static_cast<int>(i);
       path.active = static_cast<int>(i) == active_path_;
       path.label = "Sub " + std::to_string(paths_[i].leader());
       ov.paths.push_back(path);
@@ -414,6 +415,7 @@ OptioOverlay OptioPlay::board(Ui& ui, Client& client, const SDL_Rect& area,
       OptioOverlay::Path path;
       for (const auto& sq : leader.path())
         path.squares.push_back({sq.col(), sq.row()});
+      path.style = k;
       path.color = theme::kPathColors[k++ % std::size(theme::kPathColors)];
       path.progress = leader.progress();
       path.label = leader.abandoned() ? "" : "Sub " + std::to_string(leader.id());
