@@ -412,7 +412,9 @@ void MatchScreen::draw_panel(Ui& ui, Client& client, const SDL_Rect& r) {
                    p.text(line(n), x, y, 11, theme::kTextDim, Align::kLeft, Weight::kMono));
     y += 18;
   }
-  if (m.draw_offered && m.role == v1::ROLE_PLAYER && m.draw_offered_by != m.side) {
+  // An offer ends with the match: nothing is left to accept.
+  const bool over = (m.snapshot && m.snapshot->ended()) || m.ended.has_value();
+  if (m.draw_offered && !over && m.role == v1::ROLE_PLAYER && m.draw_offered_by != m.side) {
     p.fill_round_rect(SDL_Rect{x, y, w, 62}, 6, theme::kInfo);
     p.text(side_name(m.draw_offered_by) + " offers a draw.", x + 10, y + 6, 14, theme::kText);
     if (ui.button(SDL_Rect{x + 10, y + 28, 100, 26}, "Accept draw", ButtonStyle::kPrimary))

@@ -314,7 +314,7 @@ TEST(ClientDefect, StandTrainingDrawsBlueInBlueAndRedInRed) {
 
 // ---- 6 ---------------------------------------------------------------------------------------
 
-// "side A offers a draw." used to stay in the status bar after the match had ended.
+// "side A offers a draw." used to stay after the match had ended, with Accept and Decline.
 TEST(ClientDefect, ADrawOfferLeavesTheStatusBarWhenTheMatchEnds) {
   testing::ServerProcess server(server_flags());
   ASSERT_TRUE(server.started()) << server.log();
@@ -347,6 +347,7 @@ TEST(ClientDefect, ADrawOfferLeavesTheStatusBarWhenTheMatchEnds) {
   auto q = Picture::load(dir + "/ended.png");
   ASSERT_TRUE(q);
   EXPECT_FALSE(any_text(*q, "offers a draw"));
+  EXPECT_FALSE(q->widget("Accept draw"));
 }
 
 // "You may claim the win in 0:59" used to stay, frozen, after the claim.
@@ -355,7 +356,7 @@ TEST(ClientDefect, TheClaimCountdownEndsWithTheClaim) {
   ASSERT_TRUE(server.started()) << server.log();
   Seat alice = Seat::registered(server.ws_url(), "alice");
   Seat bob = Seat::registered(server.ws_url(), "bob");
-  const std::string id = alice.create("optio/cannae", v1::SIDE_A, 2);
+  const std::string id = alice.create("optio/cannae", v1::SIDE_A, 10);  // the shortest grace
   bob.join(id);
   ASSERT_TRUE(bob.subscribe());
   bob.c.reset();  // gone while both sides must give their orders
@@ -363,7 +364,8 @@ TEST(ClientDefect, TheClaimCountdownEndsWithTheClaim) {
   testing::write_file(dir + "/script.txt",
                       "wait snapshot timeout=30000\nwait message claim the win\nframes 2\n"
                       "screenshot away.png\n"
-                      "click-button Claim win timeout=30000\nclick-button Confirm\n"
+                      "wait button Claim win timeout=30000\nclick-button Claim win\n"
+                      "click-button Confirm\n"
                       "wait ended timeout=30000\nwait idle\nframes 10\nscreenshot claimed.png\n"
                       "expect not message claim the win\nquit\n");
   ASSERT_EQ(testing::run_client(dir, as(server, "alice", id, dir + "/script.txt")), 0)
@@ -416,13 +418,22 @@ TEST(ClientDefect, TheSelectionOutlineLeavesAnEmptiedHex) {
     }
     v1::GameCommand c;
     bool placed = false;
+    // One type to a hex: each hex's troops are then one group, the one a click selects.
+    const auto taken = [&](const v1::Coord& h) {
+      for (const auto& t : view->state().stand().tiles())
+        if (t.hex().col() == h.col() && t.hex().row() == h.row() && t.has_troops()) return true;
+      return false;
+    };
     for (const auto& g : l.deploy()) {
-      if (placed || g.types_size() != 1 || g.destinations_size() == 0) continue;
-      auto* dep = c.mutable_stand()->mutable_deploy();
-      *dep->mutable_hex() = g.destinations(0).hex();
-      *dep->mutable_figures() = g.destinations(0).most();
-      dep->set_facing(l.side() == v1::SIDE_A ? s::FACING_SE : s::FACING_NW);
-      placed = true;
+      if (placed || g.types_size() != 1) continue;
+      for (const auto& d : g.destinations()) {
+        if (placed || taken(d.hex())) continue;
+        auto* dep = c.mutable_stand()->mutable_deploy();
+        *dep->mutable_hex() = d.hex();
+        *dep->mutable_figures() = d.most();
+        dep->set_facing(l.side() == v1::SIDE_A ? s::FACING_SE : s::FACING_NW);
+        placed = true;
+      }
     }
     if (!placed && l.end_phase()) c.mutable_stand()->mutable_end_phase();
     if (!placed && !l.end_phase()) continue;
@@ -430,12 +441,32 @@ TEST(ClientDefect, TheSelectionOutlineLeavesAnEmptiedHex) {
     answered[i] = view != nullptr ? view->event_count() + 1 : 0;
   }
   ASSERT_NE(mover, nullptr) << "nobody reached the move phase";
-  // A hex whose figures all go, to the farthest hex listed.
+  // A hex whose figures all go: a destination with room for every one of them.
   const s::Legal::Group* group = nullptr;
-  for (const auto& g : move.legal().stand().moves())
-    if (!group && g.destinations_size() > 0) group = &g;
-  ASSERT_NE(group, nullptr);
-  const auto& dest = group->destinations(group->destinations_size() - 1);
+  const s::Legal::Destination* to = nullptr;
+  const s::State board = testing::view_of(move)->state().stand();
+  for (const auto& g : move.legal().stand().moves()) {
+    const s::Tile* from = nullptr;
+    for (const auto& t : board.tiles())
+      if (t.hex().col() == g.from().col() && t.hex().row() == g.from().row()) from = &t;
+    if (group || from == nullptr || !from->has_troops() || g.types_size() != 1) continue;
+    const auto& f = from->troops().figures();
+    if (f.infantry() + f.archers() + f.cavalry() + f.chariots() !=
+        g.available().infantry() + g.available().archers() + g.available().cavalry() +
+            g.available().chariots())
+      continue;
+    for (const auto& d : g.destinations()) {
+      const auto& most = d.most();
+      if (!to && most.infantry() >= g.available().infantry() &&
+          most.archers() >= g.available().archers() && most.cavalry() >= g.available().cavalry() &&
+          most.chariots() >= g.available().chariots()) {
+        group = &g;
+        to = &d;
+      }
+    }
+  }
+  ASSERT_NE(group, nullptr) << "a hex whose figures may all move together";
+  const auto& dest = *to;
   const std::string dir = testing::make_temp_dir("castra-defect-selection");
   const std::string side = mover->side == v1::SIDE_A ? "A" : "B";
   testing::write_file(dir + "/script.txt",
@@ -594,18 +625,25 @@ TEST(ClientDefect, CountsAndDisorderReadAsEnglish) {
   EXPECT_TRUE(any_text(*p, "1 square, range"));
   EXPECT_FALSE(any_text(*p, "1 squares"));
 
-  // A disordered unit says when its order returns, not how many turn ends have passed.
-  std::unique_ptr<wire::AnyMatch> m;
-  const o::Unit* unit = nullptr;
-  o::State st;
-  for (int lines = 20; lines <= 80 && unit == nullptr; lines += 2) {
-    m = testing::optio_training(lines);
-    if (!m) break;
-    st = m->snapshot(rules::Viewer::kSideA).state().optio();
-    for (const auto& u : st.units())
-      if (u.placed() && !u.routed() && u.disordered() && unit == nullptr) unit = &u;
+  // A disordered unit says when its order returns, not how many turn ends have passed. A unit
+  // in line that turns is disordered.
+  auto m = testing::optio_training(44);
+  ASSERT_TRUE(m);
+  const o::Legal legal = m->legal(rules::Side::kA).optio();
+  int turned = 0;
+  for (const auto& ul : legal.units()) {
+    if (turned != 0 || ul.rotations_size() == 0) continue;
+    v1::GameCommand c;
+    c.mutable_optio()->mutable_rotate()->set_unit(ul.unit());
+    c.mutable_optio()->mutable_rotate()->set_facing(ul.rotations(0));
+    if (m->submit(rules::Side::kA, c, match::Bytes32{}).ok()) turned = ul.unit();
   }
-  ASSERT_NE(unit, nullptr) << "a disordered unit in the training game";
+  ASSERT_NE(turned, 0) << "a unit of side A that may turn";
+  const o::State st = m->snapshot(rules::Viewer::kSideA).state().optio();
+  const o::Unit* unit = nullptr;
+  for (const auto& u : st.units())
+    if (u.id() == turned && u.disordered()) unit = &u;
+  ASSERT_NE(unit, nullptr) << "the unit that turned is disordered";
   const int left = std::max(1, unit->disorder_turns());
   const std::string expected =
       left == 1 ? "Disordered: order returns at the end of this turn"
