@@ -202,11 +202,24 @@ void draw_counter(Painter& p, const SquareGeometry& g, const o::Unit& u, bool se
   p.fill_polygon(notch, light);
   p.stroke_polyline(notch, 1.5f, dark, true);
   p.stroke_polyline(body, std::max(1.5f, c / 40), selected ? theme::kSelection : dark, true);
-  // Type.
+  // Type and number: the number the log names the unit by. A line takes both on one line
+  // ("HI 16"), as large as fits; a column, narrow, the number behind the type.
   const int size = std::max(8, static_cast<int>(c * (column ? 0.20f : 0.22f)));
   const PointF label = at(0, -band / 2);
-  p.text_centered(optio_type_abbrev(u.type()), label.x, label.y, size, theme::kCounterText,
-                  Weight::kBold);
+  const std::string type = optio_type_abbrev(u.type());
+  const std::string number = std::to_string(u.id());
+  if (column) {
+    p.text_centered(type, label.x, label.y, size, theme::kCounterText, Weight::kBold);
+    const PointF behind = at(0, -band / 2 - static_cast<float>(size) * 1.1f);
+    p.text_centered(number, behind.x, behind.y, std::max(7, size - 1), theme::kCounterText,
+                    Weight::kBold);
+  } else {
+    const std::string text = type + " " + number;
+    int fit = size;
+    while (fit > 7 && static_cast<float>(p.text_width(text, fit, Weight::kBold)) > along * 0.92f)
+      --fit;
+    p.text_centered(text, label.x, label.y, fit, theme::kCounterText, Weight::kBold);
+  }
 }
 
 // A polyline in dashes of `on` and `off` pixels (on 0: solid), each dash stretched by `cap`
@@ -500,6 +513,17 @@ void draw_optio_board(Painter& p, const SDL_Rect& area, const SquareGeometry& g,
     p.stroke_rect(SDL_Rect{static_cast<int>(r.x), static_cast<int>(r.y), static_cast<int>(c) + 1,
                            static_cast<int>(c) + 1},
                   SDL_Color{255, 255, 255, 110}, 2);
+    // The unit under the cursor by number, type and scenario name, above its square.
+    if (!ov.hover_text.empty()) {
+      const int size = 13;
+      const int tw = p.text_width(ov.hover_text, size, Weight::kBold) + 14;
+      const int th = p.line_height(size, Weight::kBold) + 6;
+      const SDL_Rect box{static_cast<int>(r.x + c / 2) - tw / 2, static_cast<int>(r.y) - th - 4, tw,
+                         th};
+      p.fill_round_rect(box, 4, SDL_Color{20, 22, 26, 230});
+      p.text_centered(ov.hover_text, box.x + tw / 2.0f, box.y + th / 2.0f, size, theme::kText,
+                      Weight::kBold);
+    }
   }
   p.set_clip(nullptr);
 }

@@ -24,6 +24,7 @@ struct OptioOverlay {
   std::vector<int> shoot_targets;         // enemy units it may shoot at
   std::vector<int> leader_targets;        // units the selected leader may join
   std::optional<Cell> hover;
+  std::string hover_text;  // what the unit under the cursor is called ("16 cavalry: ...")
   struct Path {
     std::vector<Cell> squares;
     SDL_Color color{};

@@ -6,6 +6,7 @@
 #include "client/sdl/labels.hpp"
 #include "client/sdl/reason_panel.hpp"
 #include "client/sdl/theme.hpp"
+#include "client/sdl/unit_names.hpp"
 
 namespace castra::client {
 
@@ -322,6 +323,12 @@ OptioOverlay OptioPlay::board(Ui& ui, Client& client, const SDL_Rect& area,
   // What to draw.
   ov.selected_unit = selected_;
   ov.hover = hover_;
+  if (hover_) {
+    if (const o::Unit* u = optio_unit_at(*s, hover_->col, hover_->row))
+      ov.hover_text = optio_unit_hover_text(
+          *u, optio_scenario_unit_name(client.lobby().scenarios, client.match().summary.scenario(),
+                                       u->id()));
+  }
   const o::Legal* l = legal(client);
   if (l != nullptr && s->phase() == o::PHASE_DEPLOYMENT) ov.zone_side = l->side();
   if (selected_ && !editing) {

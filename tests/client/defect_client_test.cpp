@@ -659,5 +659,43 @@ TEST(ClientDefect, CountsAndDisorderReadAsEnglish) {
   EXPECT_FALSE(any_text(*q, "so far"));
 }
 
+// ---- one language on board and log ---------------------------------------------------------
+
+// Every Optio counter shows the number the log names its unit by; hovering a unit names it.
+TEST(ClientBoardLanguage, CountersShowTheirUnitNumbersAndHoverNamesTheUnit) {
+  auto m = testing::optio_training(44);
+  ASSERT_TRUE(m);
+  const o::State st = m->snapshot(rules::Viewer::kSideA).state().optio();
+  const o::Unit* hovered = nullptr;
+  for (const auto& u : st.units())
+    if (u.placed() && !u.routed() && hovered == nullptr) hovered = &u;
+  ASSERT_NE(hovered, nullptr);
+  const OfflineRun r = run_offline("numbers", testing::offline_view(*m, rules::Side::kA),
+                                   "wait snapshot\nhover-cell " + testing::cell(hovered->at()) +
+                                       "\nframes 3\nscreenshot board.png\nquit\n");
+  ASSERT_EQ(r.exit_code, 0) << log_of(r.dir);
+  auto p = Picture::load(r.dir + "/board.png");
+  ASSERT_TRUE(p);
+  const int half = static_cast<int>(p->cell_size() / 2);
+  for (const auto& u : st.units()) {
+    if (!u.placed() || u.routed()) continue;
+    const auto c = p->cell(u.at().col(), u.at().row());
+    ASSERT_TRUE(c);
+    const SDL_Rect square{c->x - half, c->y - half, 2 * half, 2 * half};
+    bool shown = false;
+    const std::string number = std::to_string(u.id());
+    for (const auto& [text, box] : p->texts()) {
+      const bool ends_with_number =
+          text.size() >= number.size() &&
+          text.compare(text.size() - number.size(), number.size(), number) == 0 &&
+          (text.size() == number.size() || text[text.size() - number.size() - 1] == ' ');
+      const SDL_Point mid{box.x + box.w / 2, box.y + box.h / 2};
+      if (ends_with_number && SDL_PointInRect(&mid, &square)) shown = true;
+    }
+    EXPECT_TRUE(shown) << "unit " << u.id() << " shows its number on its counter";
+  }
+  EXPECT_TRUE(any_text(*p, std::to_string(hovered->id()) + " ")) << "the hovered unit is named";
+}
+
 }  // namespace
 }  // namespace castra
