@@ -21,11 +21,11 @@ struct RowButton {
 };
 
 struct RowLayout {
-  bool compact = false;               // short labels, font 13
-  std::vector<SDL_Rect> left;         // one per left button; w 0: no room for it
-  std::vector<SDL_Rect> pinned;       // one per pinned button, right to left; w 0: left out
-  int left_end = 0;                   // x after the last left button
-  int pinned_start = 0;               // x of the leftmost pinned button
+  bool compact = false;          // short labels, font 13
+  std::vector<SDL_Rect> left;    // one per left button; w 0: no room for it
+  std::vector<SDL_Rect> pinned;  // one per pinned button, right to left; w 0: left out
+  int left_end = 0;              // x after the last left button
+  int pinned_start = 0;          // x of the leftmost pinned button
 };
 
 // `left` flows from r.x + 12; `pinned` is listed right to left from the row's right end.

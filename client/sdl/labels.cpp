@@ -373,8 +373,7 @@ std::string describe_error(const v1::Error& e) {
   // The server's own words add the particulars (which field, how long); they follow ours,
   // unless ours already say all there is (its "a password is 8 to 256 bytes" only repeats it).
   const bool complete = e.code() == v1::ERROR_PASSWORD_INVALID ||
-                        e.code() == v1::ERROR_BAD_CREDENTIALS ||
-                        e.code() == v1::ERROR_NAME_TAKEN;
+                        e.code() == v1::ERROR_BAD_CREDENTIALS || e.code() == v1::ERROR_NAME_TAKEN;
   if (!detail.empty() && detail != what && !complete) {
     if (!what.empty() && what.back() == '.') what.pop_back();
     what += ": " + detail;

@@ -676,8 +676,8 @@ void MatchScreen::draw_controls(Ui& ui, Client& client, const SDL_Rect& r) {
   const int h = 32;
   const bool player = m.role == v1::ROLE_PLAYER && !m.offline;
   // A draw or a resignation needs an opponent: an open match has none yet.
-  const bool live = m.snapshot && !m.snapshot->ended() && !m.ended &&
-                    m.summary.status() != v1::MATCH_OPEN;
+  const bool live =
+      m.snapshot && !m.snapshot->ended() && !m.ended && m.summary.status() != v1::MATCH_OPEN;
   const auto zoom = [&](float by) {
     SquareGeometry::zoom_at(&camera_, board_area_, by, board_area_.x + board_area_.w / 2,
                             board_area_.y + board_area_.h / 2);
@@ -714,32 +714,44 @@ void MatchScreen::draw_controls(Ui& ui, Client& client, const SDL_Rect& r) {
                                           : stand_.end_command(client, &label, &question);
   }
   if (m.snapshot && m.snapshot->state().has_optio() && optio_.editing_orders(client)) {
-    actions.push_back({{"Submit sealed orders", "Submit orders", 220}, ButtonStyle::kPrimary, true,
-                       SDLK_UNKNOWN, "", [this] {
+    actions.push_back({{"Submit sealed orders", "Submit orders", 220},
+                       ButtonStyle::kPrimary,
+                       true,
+                       SDLK_UNKNOWN,
+                       "",
+                       [this] {
                          ask("Seal and submit your orders card? It cannot be changed, and your "
                              "opponent sees it only when the game ends.",
                              "Seal and submit", std::nullopt, kActionOrders);
                        }});
   } else if (end) {
-    actions.push_back({{label + "...", "End phase...", 190}, ButtonStyle::kPrimary, true, SDLK_RETURN,
-                       "End phase", [this, question, label, end] {
-                         ask(question, label, end, kActionSubmit);
-                       }});
+    actions.push_back({{label + "...", "End phase...", 190},
+                       ButtonStyle::kPrimary,
+                       true,
+                       SDLK_RETURN,
+                       "End phase",
+                       [this, question, label, end] { ask(question, label, end, kActionSubmit); }});
   }
   if (player && live) {
-    actions.push_back({{"Offer draw", "Draw?", 110}, ButtonStyle::kNormal, true, SDLK_UNKNOWN,
-                       "Offer draw", [this] {
-                         ask("Offer your opponent a draw?", "Offer draw", std::nullopt,
-                             kActionDraw);
-                       }});
+    actions.push_back(
+        {{"Offer draw", "Draw?", 110},
+         ButtonStyle::kNormal,
+         true,
+         SDLK_UNKNOWN,
+         "Offer draw",
+         [this] { ask("Offer your opponent a draw?", "Offer draw", std::nullopt, kActionDraw); }});
     actions.push_back({{"Resign", "", 90}, ButtonStyle::kDanger, true, SDLK_UNKNOWN, "", [this] {
                          ask("Resign this match? Your opponent wins at once.", "Resign",
                              std::nullopt, kActionResign);
                        }});
     // The opponent has been away past the grace period while it had to act.
     if (m.opponent_away && m.claim_from_ms > 0 && unix_ms() >= m.claim_from_ms) {
-      actions.push_back({{"Claim win", "Claim", 110}, ButtonStyle::kPrimary, true, SDLK_UNKNOWN,
-                         "Claim win", [this] {
+      actions.push_back({{"Claim win", "Claim", 110},
+                         ButtonStyle::kPrimary,
+                         true,
+                         SDLK_UNKNOWN,
+                         "Claim win",
+                         [this] {
                            ask("Your opponent has been away past the grace period. Claim the "
                                "win?",
                                "Claim win", std::nullopt, kActionClaim);
@@ -748,8 +760,12 @@ void MatchScreen::draw_controls(Ui& ui, Client& client, const SDL_Rect& r) {
   }
   if (m.summary.status() == v1::MATCH_OPEN && !m.offline &&
       m.summary.creator() == client.account().name) {
-    actions.push_back({{"Withdraw match", "Withdraw", 160}, ButtonStyle::kDanger, true,
-                       SDLK_UNKNOWN, "Withdraw match", [this] {
+    actions.push_back({{"Withdraw match", "Withdraw", 160},
+                       ButtonStyle::kDanger,
+                       true,
+                       SDLK_UNKNOWN,
+                       "Withdraw match",
+                       [this] {
                          ask("Withdraw this match? Nobody has joined it yet; it will be closed.",
                              "Withdraw", std::nullopt, kActionWithdraw);
                        }});
@@ -759,8 +775,10 @@ void MatchScreen::draw_controls(Ui& ui, Client& client, const SDL_Rect& r) {
                          end_open_ = true;
                          end_dismissed_ = false;
                        }});
-    actions.push_back({{"Replay", "", 100}, ButtonStyle::kNormal, !m.log.empty(), SDLK_UNKNOWN,
-                       "", [this] { start_replay(); }});
+    actions.push_back(
+        {{"Replay", "", 100}, ButtonStyle::kNormal, !m.log.empty(), SDLK_UNKNOWN, "", [this] {
+           start_replay();
+         }});
   }
   // Pinned right to left: zoom in, fit, zoom out, then the way back.
   const bool battle = !m.id.empty() && client.campaign().battle_opened == m.id;

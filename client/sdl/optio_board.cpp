@@ -243,8 +243,8 @@ void stroke_dashed(Painter& p, const std::vector<PointF>& pts, float width, SDL_
       if (drawing) {
         const float a = std::max(0.0f, at - cap) / len;
         const float b = std::min(len, at + step + cap) / len;
-        p.line({pts[i].x + dx * a, pts[i].y + dy * a}, {pts[i].x + dx * b, pts[i].y + dy * b}, width,
-               c);
+        p.line({pts[i].x + dx * a, pts[i].y + dy * a}, {pts[i].x + dx * b, pts[i].y + dy * b},
+               width, c);
       }
       at += step;
       phase += step;
@@ -410,8 +410,8 @@ void draw_optio_board(Painter& p, const SDL_Rect& area, const SquareGeometry& g,
     for (const auto& sq : path.squares)
       pts.push_back(g.centre(sq.col, sq.row));
     const float w = std::max(3.0f, c * (path.active ? 0.09f : 0.06f));
-    const theme::Dash dash = theme::kPathDashes[static_cast<std::size_t>(path.style) %
-                                                std::size(theme::kPathDashes)];
+    const theme::Dash dash =
+        theme::kPathDashes[static_cast<std::size_t>(path.style) % std::size(theme::kPathDashes)];
     stroke_dashed(p, pts, w + 3, SDL_Color{0, 0, 0, 140}, dash.on * w, dash.off * w, 1.5f);
     stroke_dashed(p, pts, w, path.color, dash.on * w, dash.off * w, 0);
     for (const auto& pt : pts)
@@ -475,8 +475,9 @@ void draw_optio_board(Painter& p, const SDL_Rect& area, const SquareGeometry& g,
     if (d.charge) {
       // A charge is a diamond, a plain move a dot: the shape says it without colour.
       const float k = rad * 1.5f;
-      p.fill_polygon({{m.x, m.y - k - 2}, {m.x + k + 2, m.y}, {m.x, m.y + k + 2}, {m.x - k - 2, m.y}},
-                     theme::rgb(0x222222));
+      p.fill_polygon(
+          {{m.x, m.y - k - 2}, {m.x + k + 2, m.y}, {m.x, m.y + k + 2}, {m.x - k - 2, m.y}},
+          theme::rgb(0x222222));
       p.fill_polygon({{m.x, m.y - k}, {m.x + k, m.y}, {m.x, m.y + k}, {m.x - k, m.y}}, col);
     } else {
       p.fill_circle(m, rad + 1.5f, theme::rgb(0x222222));

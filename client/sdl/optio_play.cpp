@@ -487,9 +487,9 @@ int OptioPlay::panel(Ui& ui, Client& client, const SDL_Rect& r) {
                     active ? ButtonStyle::kToggleOn : ButtonStyle::kNormal)) {
         active_path_ = static_cast<int>(i);
       }
-      p.text(count_text(path.squares_size(), "square", "squares") + ", range " +
-                 std::to_string(range),
-             x + 150, y + 5, 13, theme::kText);
+      p.text(
+          count_text(path.squares_size(), "square", "squares") + ", range " + std::to_string(range),
+          x + 150, y + 5, 13, theme::kText);
       y += 32;
     }
     if (!paths_.empty()) {

@@ -271,8 +271,9 @@ int Painter::text_width(const std::string& s, int size, Weight weight) {
 
 int Painter::line_height(int size, Weight weight) {
   TTF_Font* f = font(size, weight);
-  return f != nullptr ? static_cast<int>(std::lround(static_cast<float>(TTF_FontLineSkip(f)) / scale_))
-                      : size + 4;
+  return f != nullptr
+             ? static_cast<int>(std::lround(static_cast<float>(TTF_FontLineSkip(f)) / scale_))
+             : size + 4;
 }
 
 std::vector<std::string> Painter::wrap(const std::string& s, int size, int width, Weight weight) {

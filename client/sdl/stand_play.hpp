@@ -6,8 +6,8 @@
 
 #include <array>
 #include <optional>
-#include <vector>
 #include <string>
+#include <vector>
 
 #include "client/sdl/board_geometry.hpp"
 #include "client/sdl/client.hpp"

@@ -186,11 +186,11 @@ std::optional<Picture> Picture::load(const std::string& path) {
         const auto& tf = t.struct_value().fields();
         const auto& l = tf.at("rect").list_value().values();
         if (l.size() != 4) continue;
-        p.texts_.push_back({tf.at("text").string_value(),
-                            SDL_Rect{static_cast<int>(l[0].number_value()),
-                                     static_cast<int>(l[1].number_value()),
-                                     static_cast<int>(l[2].number_value()),
-                                     static_cast<int>(l[3].number_value())}});
+        p.texts_.push_back(
+            {tf.at("text").string_value(),
+             SDL_Rect{static_cast<int>(l[0].number_value()), static_cast<int>(l[1].number_value()),
+                      static_cast<int>(l[2].number_value()),
+                      static_cast<int>(l[3].number_value())}});
       }
     }
     if (auto it = f.find("widgets"); it != f.end()) rects(it->second, &p.widgets_);

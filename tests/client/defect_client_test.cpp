@@ -38,10 +38,9 @@ OfflineRun run_offline(const std::string& name, const std::string& view, const s
   r.dir = testing::make_temp_dir("castra-defect-" + name);
   testing::write_file(r.dir + "/view.jsonl", view);
   testing::write_file(r.dir + "/script.txt", script);
-  std::vector<std::string> args = {"--snapshot",     r.dir + "/view.jsonl",
-                                   "--commands-out", r.dir + "/commands.jsonl",
-                                   "--script",       r.dir + "/script.txt",
-                                   "--exit-after",   "100"};
+  std::vector<std::string> args = {
+      "--snapshot", r.dir + "/view.jsonl", "--commands-out", r.dir + "/commands.jsonl",
+      "--script",   r.dir + "/script.txt", "--exit-after",   "100"};
   args.insert(args.end(), extra.begin(), extra.end());
   r.exit_code = testing::run_client(r.dir, args);
   return r;
@@ -145,8 +144,12 @@ struct Seat {
 
 std::vector<std::string> as(const testing::ServerProcess& server, const std::string& name,
                             const std::string& id, const std::string& script) {
-  return {"--server", server.ws_url(), "--name",   name,   "--password", password_of(name),
-          "--open",   id,              "--script", script, "--exit-after", "110"};
+  return {"--server",     server.ws_url(),
+          "--name",       name,
+          "--password",   password_of(name),
+          "--open",       id,
+          "--script",     script,
+          "--exit-after", "110"};
 }
 
 // ---- 1 ---------------------------------------------------------------------------------------
@@ -203,8 +206,8 @@ TEST(ClientDefect, DeploymentButtonsStayPutWhenATroopTypeRunsOut) {
   ASSERT_EQ(after->snapshot(rules::Viewer::kSideB).state().stand().side_b().to_deploy().infantry(),
             0);
   const std::string shot = "wait legal\nframes 2\nscreenshot deploy.png\n";
-  const OfflineRun r0 = run_offline("deploy-all", testing::offline_view(*before, rules::Side::kB),
-                                    shot + "quit\n");
+  const OfflineRun r0 =
+      run_offline("deploy-all", testing::offline_view(*before, rules::Side::kB), shot + "quit\n");
   const OfflineRun r1 =
       run_offline("deploy-no-infantry", testing::offline_view(*after, rules::Side::kB),
                   shot + "expect disabled Infantry\nquit\n");
@@ -245,9 +248,8 @@ TEST(ClientDefect, OrdersProgressRingIsDrawnAboveTheCounters) {
         ring = {{at, color}};
   }
   ASSERT_TRUE(ring) << "a subcommander's progress square under a unit";
-  const OfflineRun r =
-      run_offline("progress", testing::offline_view(*m, rules::Side::kA),
-                  "wait snapshot\nframes 3\nscreenshot board.png\nquit\n");
+  const OfflineRun r = run_offline("progress", testing::offline_view(*m, rules::Side::kA),
+                                   "wait snapshot\nframes 3\nscreenshot board.png\nquit\n");
   ASSERT_EQ(r.exit_code, 0) << log_of(r.dir);
   auto p = Picture::load(r.dir + "/board.png");
   ASSERT_TRUE(p);
@@ -469,14 +471,14 @@ TEST(ClientDefect, TheSelectionOutlineLeavesAnEmptiedHex) {
   const auto& dest = *to;
   const std::string dir = testing::make_temp_dir("castra-defect-selection");
   const std::string side = mover->side == v1::SIDE_A ? "A" : "B";
-  testing::write_file(dir + "/script.txt",
-                      "wait snapshot timeout=30000\nwait my-move timeout=30000\nwait legal\n"
-                      "click-cell " + testing::cell(group->from()) +
-                          "\nframes 3\nscreenshot selected.png\nclick-cell " +
-                          testing::cell(dest.hex()) + "\nwait hex " + testing::cell(dest.hex()) +
-                          " side " + side + " timeout=30000\nwait hex " +
-                          testing::cell(group->from()) +
-                          " empty timeout=30000\nwait idle\nframes 3\nscreenshot moved.png\nquit\n");
+  testing::write_file(
+      dir + "/script.txt",
+      "wait snapshot timeout=30000\nwait my-move timeout=30000\nwait legal\n"
+      "click-cell " +
+          testing::cell(group->from()) + "\nframes 3\nscreenshot selected.png\nclick-cell " +
+          testing::cell(dest.hex()) + "\nwait hex " + testing::cell(dest.hex()) + " side " + side +
+          " timeout=30000\nwait hex " + testing::cell(group->from()) +
+          " empty timeout=30000\nwait idle\nframes 3\nscreenshot moved.png\nquit\n");
   ASSERT_EQ(testing::run_client(dir, as(server, mover->name, id, dir + "/script.txt")), 0)
       << log_of(dir);
   auto p = Picture::load(dir + "/selected.png");
@@ -500,8 +502,9 @@ TEST(ClientDefect, AnOpenMatchWaitsForAnOpponentWithNothingToOffer) {
   const std::string id = alice.create("stand/training", v1::SIDE_A);
   const std::string dir = testing::make_temp_dir("castra-defect-open");
   const std::string script = dir + "/script.txt";
-  testing::write_file(script, "wait idle timeout=30000\nframes 5\nscreenshot open.png\n"
-                              "print opened\nfollow\n");
+  testing::write_file(script,
+                      "wait idle timeout=30000\nframes 5\nscreenshot open.png\n"
+                      "print opened\nfollow\n");
   testing::ClientProcess client(dir, as(server, "alice", id, script));
   ASSERT_TRUE(testing::ScriptWriter::wait_for_line(dir, "opened", 60s)) << log_of(dir);
   Seat bob = Seat::registered(server.ws_url(), "bob");
@@ -536,10 +539,9 @@ TEST(ClientDefect, AnOpenMatchWaitsForAnOpponentWithNothingToOffer) {
 TEST(ClientDefect, TheDiceCommitmentFitsThePanelAt800px) {
   auto m = testing::optio_training(44);
   ASSERT_TRUE(m);
-  const OfflineRun r =
-      run_offline("commitment", testing::offline_view(*m, rules::Side::kA),
-                  "wait snapshot\nframes 3\nscreenshot panel.png\nquit\n",
-                  {"--width", "800", "--height", "560"});
+  const OfflineRun r = run_offline("commitment", testing::offline_view(*m, rules::Side::kA),
+                                   "wait snapshot\nframes 3\nscreenshot panel.png\nquit\n",
+                                   {"--width", "800", "--height", "560"});
   ASSERT_EQ(r.exit_code, 0) << log_of(r.dir);
   auto p = Picture::load(r.dir + "/panel.png");
   ASSERT_TRUE(p);
@@ -569,7 +571,8 @@ TEST(ClientDefect, ClicksLandWhereTheyAreDrawnAtUiScale2) {
   const OfflineRun r =
       run_offline("ui-scale", testing::offline_view(*m, rules::Side::kB),
                   "wait legal\nframes 2\nclick-button Cavalry\nframes 2\nscreenshot scaled.png\n"
-                  "click-cell " + testing::cell(to) + "\nframes 2\nquit\n",
+                  "click-cell " +
+                      testing::cell(to) + "\nframes 2\nquit\n",
                   {"--ui-scale", "2"});
   ASSERT_EQ(r.exit_code, 0) << log_of(r.dir);
   auto p = Picture::load(r.dir + "/scaled.png");
@@ -598,8 +601,8 @@ TEST(ClientDefect, ThePasswordErrorSaysItOnce) {
                       "click-button password\ntype short\nclick-button Register\n"
                       "wait message Passwords are 8 to 256\nframes 2\nscreenshot refused.png\n"
                       "quit\n");
-  ASSERT_EQ(testing::run_client(dir, {"--server", server.ws_url(), "--script",
-                                      dir + "/script.txt", "--exit-after", "60"}),
+  ASSERT_EQ(testing::run_client(dir, {"--server", server.ws_url(), "--script", dir + "/script.txt",
+                                      "--exit-after", "60"}),
             0)
       << log_of(dir);
   auto p = Picture::load(dir + "/refused.png");
@@ -645,10 +648,9 @@ TEST(ClientDefect, CountsAndDisorderReadAsEnglish) {
     if (u.id() == turned && u.disordered()) unit = &u;
   ASSERT_NE(unit, nullptr) << "the unit that turned is disordered";
   const int left = std::max(1, unit->disorder_turns());
-  const std::string expected =
-      left == 1 ? "Disordered: order returns at the end of this turn"
-                : "Disordered: order returns at the end of turn " +
-                      std::to_string(st.turn() + left - 1);
+  const std::string expected = left == 1 ? "Disordered: order returns at the end of this turn"
+                                         : "Disordered: order returns at the end of turn " +
+                                               std::to_string(st.turn() + left - 1);
   const OfflineRun d = run_offline("disorder", testing::offline_view(*m, rules::Side::kA),
                                    "wait snapshot\nclick-cell " + testing::cell(unit->at()) +
                                        "\nframes 3\nscreenshot unit.png\nquit\n");
