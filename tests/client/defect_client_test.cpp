@@ -4,7 +4,10 @@
 // written beside them (widgets, regions, and the texts drawn) and the commands the client made.
 #include <gtest/gtest.h>
 
+#include <sstream>
 #include <thread>
+
+#include <google/protobuf/util/json_util.h>
 
 #include "client/net/protocol_client.hpp"
 #include "client/sdl/theme.hpp"
@@ -489,6 +492,59 @@ TEST(ClientDefect, TheSelectionOutlineLeavesAnEmptiedHex) {
   const SDL_Rect around{from.x - h, from.y - h, 2 * h, 2 * h};
   EXPECT_GT(p->count(rgb(theme::kSelection), around), 40) << "selected before the move";
   EXPECT_EQ(q->count(rgb(theme::kSelection), around), 0) << "nothing selected on the empty hex";
+}
+
+// The unit selected in the deployment used to stay selected in the orders editor.
+TEST(ClientDefect, TheOrdersEditorStartsWithNothingSelected) {
+  testing::ServerProcess server(server_flags());
+  ASSERT_TRUE(server.started()) << server.log();
+  Seat alice = Seat::registered(server.ws_url(), "alice");
+  Seat bob = Seat::registered(server.ws_url(), "bob");
+  const std::string id = alice.create("optio/training", v1::SIDE_A);
+  bob.join(id);
+  // The training game's deployments (tests/rules/optio/data): A's but its last line (ending
+  // the deployment, which the client does), then B's after it.
+  std::vector<v1::optio::ScriptLine> lines;
+  std::istringstream game(
+      testing::read_file(testing::source_dir() + "/tests/rules/optio/data/training_game.jsonl"));
+  for (std::string line; std::getline(game, line) && lines.size() < 18;) {
+    v1::optio::ScriptLine l;
+    ASSERT_TRUE(google::protobuf::util::JsonStringToMessage(line, &l).ok()) << line;
+    lines.push_back(l);
+  }
+  ASSERT_TRUE(lines[8].command().has_end_deployment());
+  const auto as_game = [](const v1::optio::ScriptLine& l) {
+    v1::GameCommand c;
+    *c.mutable_optio() = l.command();
+    return c;
+  };
+  for (int i = 0; i < 8; ++i)
+    alice.submit(as_game(lines[static_cast<std::size_t>(i)]));
+  const auto& first = lines[0].command().deploy().at();
+  const std::string dir = testing::make_temp_dir("castra-defect-deploy-orders");
+  const std::string script = dir + "/script.txt";
+  testing::write_file(script, "wait snapshot timeout=30000\nwait legal timeout=30000\nclick-cell " +
+                                  testing::cell(first) +
+                                  "\nexpect selected\nframes 3\nscreenshot deployment.png\n"
+                                  "click-button End phase\nclick-button Confirm\n"
+                                  "wait not-my-move timeout=30000\nprint ended\nfollow\n");
+  testing::ClientProcess client(dir, as(server, "alice", id, script));
+  ASSERT_TRUE(testing::ScriptWriter::wait_for_line(dir, "ended", 60s)) << log_of(dir);
+  for (std::size_t i = 9; i < 18; ++i)
+    bob.submit(as_game(lines[i]));
+  testing::ScriptWriter steps(script);
+  steps.append(
+      "wait phase orders timeout=30000\nwait legal timeout=30000\nframes 3\n"
+      "screenshot editor.png\nexpect not selected\nquit\n");
+  ASSERT_EQ(client.wait(60s), 0) << log_of(dir);
+  auto p = Picture::load(dir + "/deployment.png");
+  auto q = Picture::load(dir + "/editor.png");
+  ASSERT_TRUE(p && q);
+  const int h = static_cast<int>(p->cell_size() * 0.6);
+  const auto at = *p->cell(first.col(), first.row());
+  const SDL_Rect around{at.x - h, at.y - h, 2 * h, 2 * h};
+  EXPECT_GT(p->count(rgb(theme::kSelection), around), 40) << "selected in the deployment";
+  EXPECT_EQ(q->count(rgb(theme::kSelection), around), 0) << "nothing selected in the editor";
 }
 
 // ---- 11, 4 (the free seat), 15 (back) ---------------------------------------------------------
