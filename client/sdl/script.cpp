@@ -107,8 +107,6 @@ bool ScriptRunner::load(const std::string& path, std::string* error) {
 }
 
 bool ScriptRunner::holds(const std::string& condition, Context& ctx, std::string* error) {
-  // "not CONDITION": the condition does not hold (a message that must not have come).
-  if (condition.rfind("not ", 0) == 0) return !holds(condition.substr(4), ctx, error);
   const auto w = split(condition);
   if (w.empty()) return true;
   const std::string& what = w[0];
