@@ -487,9 +487,10 @@ int OptioPlay::panel(Ui& ui, Client& client, const SDL_Rect& r) {
                     active ? ButtonStyle::kToggleOn : ButtonStyle::kNormal)) {
         active_path_ = static_cast<int>(i);
       }
-      p.text(
-          count_text(path.squares_size(), "square", "squares") + ", range " + std::to_string(range),
-          x + 150, y + 5, 13, theme::kText);
+      // On a narrow panel the range goes (the board's corridor shows it too).
+      const std::string squares = count_text(path.squares_size(), "square", "squares");
+      const std::string full = squares + ", range " + std::to_string(range);
+      p.text(p.text_width(full, 13) <= w - 150 ? full : squares, x + 150, y + 5, 13, theme::kText);
       y += 32;
     }
     if (!paths_.empty()) {
