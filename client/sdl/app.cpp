@@ -4,7 +4,9 @@
 #include <SDL_ttf.h>
 #include <sodium.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 
@@ -18,6 +20,32 @@ constexpr int kExitOk = 0;
 constexpr int kExitSetup = 1;
 constexpr int kExitScriptFailed = 2;
 constexpr int kExitTimedOut = 3;
+
+// The texts of a frame as a JSON list of {"text", "rect"}: what tests read the screen's words
+// from.
+std::string texts_json(const std::vector<std::pair<std::string, SDL_Rect>>& texts) {
+  std::string out = "[";
+  for (const auto& [text, r] : texts) {
+    std::string quoted = "\"";
+    for (unsigned char ch : text) {
+      if (ch == '"' || ch == '\\') {
+        quoted += '\\';
+        quoted += static_cast<char>(ch);
+      } else if (ch < 0x20) {
+        char hex[8];
+        std::snprintf(hex, sizeof hex, "\\u%04x", ch);
+        quoted += hex;
+      } else {
+        quoted += static_cast<char>(ch);
+      }
+    }
+    quoted += "\"";
+    out += (out.size() > 1 ? "," : "") + std::string("{\"text\":") + quoted + ",\"rect\":[" +
+           std::to_string(r.x) + "," + std::to_string(r.y) + "," + std::to_string(r.w) + "," +
+           std::to_string(r.h) + "]}";
+  }
+  return out + "]";
+}
 
 }  // namespace
 
@@ -54,7 +82,9 @@ bool App::init(std::string* error) {
     *error = std::string("window: ") + SDL_GetError();
     return false;
   }
-  SDL_SetWindowMinimumSize(window_, 640, 400);
+  // The screens need 640 x 400 UI units.
+  SDL_SetWindowMinimumSize(window_, static_cast<int>(640 * options_.ui_scale),
+                           static_cast<int>(400 * options_.ui_scale));
   renderer_ = SDL_CreateRenderer(window_, -1, SDL_RENDERER_PRESENTVSYNC);
   if (renderer_ == nullptr) renderer_ = SDL_CreateRenderer(window_, -1, SDL_RENDERER_SOFTWARE);
   if (renderer_ == nullptr) {
@@ -87,13 +117,44 @@ bool App::init(std::string* error) {
   context_.reset(
       new ScriptRunner::Context{*client_, *ui_, match_, campaign_, SDL_GetWindowID(window_),
                                 [this](const std::string& path) { return write_png(path); }});
+  apply_scale();
   return true;
+}
+
+SDL_Point App::apply_scale() {
+  int pw = 0;
+  int ph = 0;
+  SDL_GetRendererOutputSize(renderer_, &pw, &ph);
+  int ww = 0;
+  int wh = 0;
+  SDL_GetWindowSize(window_, &ww, &wh);
+  // The renderer draws in pixels; the window (and the mouse) speaks in points, fewer of them on
+  // a HiDPI screen.
+  const float density = ww > 0 ? static_cast<float>(pw) / static_cast<float>(ww) : 1.0f;
+  const float pixels_per_unit = std::max(0.25f, density * options_.ui_scale);
+  painter_->set_scale(pixels_per_unit);
+  window_per_unit_ = pixels_per_unit / density;
+  context_->window_per_unit = window_per_unit_;
+  return SDL_Point{static_cast<int>(static_cast<float>(pw) / pixels_per_unit),
+                   static_cast<int>(static_cast<float>(ph) / pixels_per_unit)};
 }
 
 Input App::collect_input(bool* quit) {
   Input in;
   SDL_Event e;
+  // Mouse events carry window coordinates; the UI is laid out in units.
+  const auto unit = [this](Sint32 v) {
+    return static_cast<int>(std::lround(static_cast<float>(v) / window_per_unit_));
+  };
   while (SDL_PollEvent(&e) != 0) {
+    const SDL_Event raw = e;
+    if (e.type == SDL_MOUSEMOTION) {
+      e.motion.x = unit(e.motion.x);
+      e.motion.y = unit(e.motion.y);
+    } else if (e.type == SDL_MOUSEBUTTONDOWN || e.type == SDL_MOUSEBUTTONUP) {
+      e.button.x = unit(e.button.x);
+      e.button.y = unit(e.button.y);
+    }
     switch (e.type) {
       case SDL_QUIT:
         *quit = true;
@@ -112,7 +173,8 @@ Input App::collect_input(bool* quit) {
         if (e.button.button == SDL_BUTTON_LEFT) {
           // One click per frame: a second one in the same frame waits for the next.
           if (in.left_pressed) {
-            SDL_PushEvent(&e);
+            SDL_Event again = raw;
+            SDL_PushEvent(&again);
             goto done;
           }
           in.left_pressed = true;
@@ -171,7 +233,11 @@ void App::draw_status_bar() {
     if (m.kind == MessageKind::kError && age < std::chrono::seconds(4))
       p.fill_rect(SDL_Rect{0, bar.y + 1, 6, bar.h - 1}, theme::kError);
     p.set_clip(&bar);
-    p.text(m.text, 14, bar.y + 7, 14, c);
+    const std::int64_t now_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                                    std::chrono::system_clock::now().time_since_epoch())
+                                    .count();
+    ui_->note_region("status-message", bar);
+    p.text(m.shown(now_ms), 14, bar.y + 7, 14, c);
     p.set_clip(nullptr);
   }
   const auto status = client_->session().status();
@@ -244,7 +310,8 @@ bool App::write_png(const std::string& path) {
     const std::string board = client_->screen() == Screen::kMatch ? match_.geometry_json() : "";
     std::ofstream(path + ".json") << "{\"board\":" << (board.empty() ? "null" : board)
                                   << ",\"regions\":" << rects(ui_->frame_regions())
-                                  << ",\"widgets\":" << rects(ui_->frame_widgets()) << "}\n";
+                                  << ",\"widgets\":" << rects(ui_->frame_widgets())
+                                  << ",\"texts\":" << texts_json(painter_->frame_texts()) << "}\n";
   }
   return ok;
 }
@@ -285,10 +352,8 @@ int App::run() {
       auto_opened_ = true;
       client_->open_campaign(options_.open_campaign);
     }
-    int w = 0;
-    int h = 0;
-    SDL_GetRendererOutputSize(renderer_, &w, &h);
-    ui_->begin_frame(in, w, h);
+    const SDL_Point size = apply_scale();
+    ui_->begin_frame(in, size.x, size.y);
     draw_frame();
     if (match_.take_chime()) chime_.play();
 

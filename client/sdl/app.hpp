@@ -38,6 +38,9 @@ struct AppOptions {
   std::string open_campaign;  // ... or this campaign
   int width = 1280;
   int height = 800;
+  // How big the UI is drawn: 1 is the screen's own size (on a 2x HiDPI screen one UI unit is
+  // two pixels), 1.5 half as big again.
+  float ui_scale = 1;
   double exit_after_seconds = 0;  // a safety net for tests: give up after this long
   bool sound = true;
 };
@@ -52,6 +55,9 @@ class App {
  private:
   bool init(std::string* error);
   Input collect_input(bool* quit);
+  // Sets the painter's pixels per UI unit from the window's pixel density and --ui-scale; the
+  // UI's size in units.
+  SDL_Point apply_scale();
   void draw_frame();
   void draw_status_bar();
   bool write_png(const std::string& path);
@@ -73,7 +79,9 @@ class App {
   bool has_script_ = false;
   bool auto_signed_in_ = false;
   bool auto_opened_ = false;
-  // Input state carried between frames.
+  // Window coordinates (mouse events) per UI unit, as apply_scale() last found it.
+  float window_per_unit_ = 1;
+  // Input state carried between frames, in UI units.
   int mouse_x_ = 0;
   int mouse_y_ = 0;
   bool left_held_ = false;

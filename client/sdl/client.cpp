@@ -46,9 +46,27 @@ bool count_only(const v1::MatchUpdate& u) {
 
 Client::Client(Options options) : options_(std::move(options)) {}
 
+std::string Message::shown(std::int64_t now_ms) const {
+  if (countdown_to_ms == 0) return text;
+  return text + format_remaining(std::max<std::int64_t>(0, countdown_to_ms - now_ms)) +
+         after_countdown;
+}
+
 void Client::say(const std::string& text, MessageKind kind) {
-  messages_.push_back(Message{text, kind, std::chrono::steady_clock::now()});
+  Message m;
+  m.text = text;
+  m.kind = kind;
+  say(std::move(m));
+}
+
+void Client::say(Message m) {
+  m.at = std::chrono::steady_clock::now();
+  messages_.push_back(std::move(m));
   if (messages_.size() > kMaxMessages) messages_.erase(messages_.begin());
+}
+
+void Client::retire(MessageAbout about) {
+  std::erase_if(messages_, [&](const Message& m) { return m.about == about; });
 }
 
 void Client::report(const v1::ServerEnvelope& e, const std::string& doing) {
@@ -339,10 +357,20 @@ void Client::apply_update(const v1::MatchUpdate& u) {
   if (u.spectator_delay_turns() > 0) match_.spectator_delay_turns = u.spectator_delay_turns();
   if (u.draw_offered() && !match_.draw_offered && match_.role == v1::ROLE_PLAYER &&
       u.draw_offered_by() != match_.side) {
-    say(side_name(u.draw_offered_by()) + " offers a draw.", MessageKind::kInfo);
+    Message m;
+    m.text = side_name(u.draw_offered_by()) + " offers a draw.";
+    m.about = MessageAbout::kDrawOffer;
+    say(std::move(m));
   }
-  if (!u.draw_offered() && match_.draw_offered && !match_.ended) {
-    say("The draw offer is off the table.", MessageKind::kInfo);
+  const bool over = match_.ended || (match_.snapshot && match_.snapshot->ended());
+  if (!u.draw_offered() && match_.draw_offered) {
+    retire(MessageAbout::kDrawOffer);
+    if (!over) say("The draw offer is off the table.", MessageKind::kInfo);
+  }
+  // At the end nothing is offered and nobody is waited for.
+  if (over) {
+    retire(MessageAbout::kDrawOffer);
+    retire(MessageAbout::kPresence);
   }
   match_.draw_offered = u.draw_offered();
   match_.draw_offered_by = u.draw_offered_by();
@@ -676,6 +704,8 @@ void Client::on_push(const v1::ServerEnvelope& e) {
       if (e.match_ended().match_id() == id) {
         match_.ended = e.match_ended();
         match_.legal.reset();
+        retire(MessageAbout::kDrawOffer);
+        retire(MessageAbout::kPresence);
         say("The match has ended. " + outcome_text(e.match_ended().outcome()), MessageKind::kOk);
         if (e.match_ended().status() == v1::MATCH_FINISHED && !match_.record) request_record();
       }
@@ -684,22 +714,33 @@ void Client::on_push(const v1::ServerEnvelope& e) {
       if (e.presence().match_id() == id) {
         const auto& p = e.presence();
         const bool mine = match_.role == v1::ROLE_PLAYER && p.side() == match_.side;
-        auto& known = match_.present[p.side() == v1::SIDE_A ? 0 : 1];
+        const int i = p.side() == v1::SIDE_A ? 0 : 1;
+        auto& known = match_.present[i];
         const bool changed = !known || *known != p.connected();
-        const bool first = !known;
+        // A side never seen here before is not "back": it arrives (the join says so).
+        const bool returned = p.connected() && match_.ever_present[i];
         known = p.connected();
+        if (p.connected()) match_.ever_present[i] = true;
         if (match_.role == v1::ROLE_PLAYER && !mine) {
           match_.opponent_away = !p.connected();
           match_.claim_from_ms = p.connected() ? 0 : p.grace_ends_ms();
         }
-        // Said when it changes, and on entering only when a side is away; never of oneself.
-        if (!mine && (changed || p.grace_ends_ms() > 0) && !(first && p.connected())) {
-          std::string text = side_name(p.side()) + (p.connected() ? " is back." : " is away.");
+        const bool over = match_.ended || (match_.snapshot && match_.snapshot->ended());
+        if (!mine && changed) retire(MessageAbout::kPresence);
+        // Said when it changes, and on entering only when a side is away; never of oneself,
+        // nor of a seat nobody has taken yet, nor after the end.
+        const bool seated = match_.summary.status() != v1::MATCH_OPEN;
+        if (!mine && seated && !over && (changed || p.grace_ends_ms() > 0) &&
+            (!p.connected() || returned)) {
+          Message m;
+          m.text = side_name(p.side()) + (p.connected() ? " is back." : " is away.");
+          m.about = MessageAbout::kPresence;
           if (p.grace_ends_ms() > 0 && !p.connected() && match_.role == v1::ROLE_PLAYER) {
-            text += " You may claim the win in " + format_remaining(p.grace_ends_ms() - unix_ms()) +
-                    " if it stays away.";
+            m.text += " You may claim the win in ";
+            m.countdown_to_ms = p.grace_ends_ms();
+            m.after_countdown = " if it stays away.";
           }
-          say(text, MessageKind::kInfo);
+          say(std::move(m));
         }
       }
       break;

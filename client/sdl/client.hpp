@@ -26,10 +26,20 @@ namespace castra::client {
 enum class Screen { kLogin, kLobby, kMatch, kCampaign, kPlayer };
 enum class MessageKind { kInfo, kOk, kError };
 
+// What a message is about: once that is over the status bar stops saying it (a draw offer
+// when answered or at the end of the match, an absence when the side is back or at the end).
+enum class MessageAbout { kNothing, kDrawOffer, kPresence };
+
 struct Message {
   std::string text;
   MessageKind kind = MessageKind::kInfo;
   std::chrono::steady_clock::time_point at{};
+  MessageAbout about = MessageAbout::kNothing;
+  // A deadline counted down live after the text ("... claim the win in 0:42"), then the rest.
+  std::int64_t countdown_to_ms = 0;
+  std::string after_countdown;
+  // The text as the status bar shows it at `now_ms` (Unix milliseconds).
+  std::string shown(std::int64_t now_ms) const;
 };
 
 struct Account {
@@ -143,6 +153,7 @@ struct MatchData {
   bool opponent_away = false;
   // What the room was last told of each side's presence (A, B); nothing before the first.
   std::optional<bool> present[2];
+  bool ever_present[2] = {false, false};  // a side seen connected: its return is news
   std::int64_t claim_from_ms = 0;
   // Replay: the server's pictures of the match after N events (GetSnapshot), by N.
   std::map<std::uint64_t, v1::Snapshot> past;
@@ -295,6 +306,9 @@ class Client {
   const MatchData& match() const { return match_; }
   const std::vector<Message>& messages() const { return messages_; }
   void say(const std::string& text, MessageKind kind = MessageKind::kInfo);
+  void say(Message m);
+  // Drops the messages about what is over.
+  void retire(MessageAbout about);
   bool my_move() const;
   // A spectator kept turns behind a match not over: shown the past, never the present's clocks.
   bool delayed_spectator() const;

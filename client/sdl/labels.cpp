@@ -370,8 +370,11 @@ std::string describe_error(const v1::Error& e) {
   const std::string& detail = e.message();
   // The client's own errors (no connection) carry no code: their message says it all.
   if (e.code() == v1::ERROR_UNSPECIFIED && !detail.empty()) return detail + ".";
-  // The server's own words add the particulars (which field, how long); they follow ours.
-  if (!detail.empty() && detail != what) {
+  // The server's own words add the particulars (which field, how long); they follow ours,
+  // unless ours already say all there is (its "a password is 8 to 256 bytes" only repeats it).
+  const bool complete = e.code() == v1::ERROR_PASSWORD_INVALID ||
+                        e.code() == v1::ERROR_BAD_CREDENTIALS || e.code() == v1::ERROR_NAME_TAKEN;
+  if (!detail.empty() && detail != what && !complete) {
     if (!what.empty() && what.back() == '.') what.pop_back();
     what += ": " + detail;
   }
@@ -462,6 +465,10 @@ std::string format_remaining(std::int64_t ms) {
                   static_cast<long long>(s % 60));
   }
   return buf;
+}
+
+std::string count_text(int n, const std::string& one, const std::string& many) {
+  return std::to_string(n) + " " + (n == 1 ? one : many);
 }
 
 }  // namespace castra::client

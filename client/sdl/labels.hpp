@@ -50,4 +50,7 @@ std::string campaign_result_word(v1::Outcome::Kind k);
 // "3:05", "2d 4h", "--" for deadlines.
 std::string format_remaining(std::int64_t ms);
 
+// "1 square", "3 squares": a count with its noun in the right number.
+std::string count_text(int n, const std::string& one, const std::string& many);
+
 }  // namespace castra::client

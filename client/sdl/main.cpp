@@ -34,6 +34,11 @@ int main(int argc, char** argv) {
   app.add_option("--font-dir", o.font_dir, "Where DejaVuSans.ttf is")->capture_default_str();
   app.add_option("--width", o.width)->capture_default_str();
   app.add_option("--height", o.height)->capture_default_str();
+  app.add_option("--ui-scale", o.ui_scale,
+                 "Draw the UI this many times bigger than the screen's own size (HiDPI screens "
+                 "are already scaled to their density)")
+      ->capture_default_str()
+      ->check(CLI::Range(0.5f, 4.0f));
   app.add_option("--exit-after", o.exit_after_seconds,
                  "Give up (exit 3) after this many seconds; 0 never");
   bool mute = false;

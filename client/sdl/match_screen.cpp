@@ -1,9 +1,11 @@
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <sstream>
 
 #include "client/sdl/command_overlay.hpp"
 #include "client/sdl/computer_mark.hpp"
+#include "client/sdl/control_row.hpp"
 #include "client/sdl/event_cells.hpp"
 #include "client/sdl/forecast_panel.hpp"
 #include "client/sdl/labels.hpp"
@@ -239,6 +241,9 @@ void MatchScreen::draw_top_bar(Ui& ui, Client& client, const SDL_Rect& r) {
     centre = "REPLAY";
   } else if (m.snapshot && m.snapshot->ended()) {
     centre = "MATCH OVER";
+  } else if (m.summary.status() == v1::MATCH_OPEN && !m.offline) {
+    // Before anyone joins, the board the server sends has nobody to act yet.
+    centre = "Waiting for an opponent";
   } else if (mine) {
     centre = "YOUR MOVE";
   } else if (m.role == v1::ROLE_SPECTATOR && m.subscribed) {
@@ -254,8 +259,6 @@ void MatchScreen::draw_top_bar(Ui& ui, Client& client, const SDL_Rect& r) {
       centre = computer_side(m.summary) == (a ? v1::SIDE_A : v1::SIDE_B)
                    ? "The computer is thinking"
                    : "Waiting for " + side_name(a ? v1::SIDE_A : v1::SIDE_B);
-  } else if (m.summary.status() == v1::MATCH_OPEN) {
-    centre = "Waiting for an opponent";
   }
   p.text_centered(centre, r.w / 2.0f - 60, r.h / 2.0f, 19, mine ? theme::kTextDark : theme::kGold,
                   Weight::kBold);
@@ -293,12 +296,15 @@ void MatchScreen::draw_panel(Ui& ui, Client& client, const SDL_Rect& r) {
   for (v1::Side side : {v1::SIDE_A, v1::SIDE_B}) {
     const SDL_Color c = side == v1::SIDE_A ? theme::kSideA : theme::kSideB;
     p.fill_round_rect(SDL_Rect{x, y + 2, 18, 18}, 4, c);
-    std::string name = side == v1::SIDE_A ? m.summary.player_a() : m.summary.player_b();
-    if (name.empty()) name = m.offline ? "" : "(free seat)";
+    const std::string& player = side == v1::SIDE_A ? m.summary.player_a() : m.summary.player_b();
+    // Who sits there ("alice", "(free seat)"), in brackets after a STAND! army's name ("Blue
+    // (alice)", "Blue (free seat)").
+    const std::string seat = player.empty() ? (m.offline ? "" : "free seat") : player;
+    std::string name = player.empty() && !seat.empty() ? "(" + seat + ")" : seat;
     if (snap && snap->state().has_stand()) {
       const auto& st = snap->state().stand();
       const auto& tally = side == v1::SIDE_A ? st.side_a() : st.side_b();
-      if (!tally.army().empty()) name = tally.army() + (name.empty() ? "" : " (" + name + ")");
+      if (!tally.army().empty()) name = tally.army() + (seat.empty() ? "" : " (" + seat + ")");
     }
     std::string line = side_name(side) + "  " + name;
     if (m.role == v1::ROLE_PLAYER && m.side == side) line += "  - you";
@@ -356,11 +362,20 @@ void MatchScreen::draw_panel(Ui& ui, Client& client, const SDL_Rect& r) {
     y += 36;
   }
   if (!m.commitment_at_start.empty()) {
-    p.text("Dice commitment " + m.commitment_at_start.substr(0, 24) + "...", x, y, 11,
-           theme::kTextDim, Align::kLeft, Weight::kMono);
+    // As much of the commitment as the panel's width takes (the end screen shows it whole).
+    const auto line = [&](std::size_t n) {
+      return "Dice commitment " + m.commitment_at_start.substr(0, n) + "...";
+    };
+    std::size_t n = 24;
+    while (n > 8 && p.text_width(line(n), 11, Weight::kMono) > w)
+      --n;
+    ui.note_region("dice-commitment",
+                   p.text(line(n), x, y, 11, theme::kTextDim, Align::kLeft, Weight::kMono));
     y += 18;
   }
-  if (m.draw_offered && m.role == v1::ROLE_PLAYER && m.draw_offered_by != m.side) {
+  // An offer ends with the match: nothing is left to accept.
+  const bool over = (m.snapshot && m.snapshot->ended()) || m.ended.has_value();
+  if (m.draw_offered && !over && m.role == v1::ROLE_PLAYER && m.draw_offered_by != m.side) {
     p.fill_round_rect(SDL_Rect{x, y, w, 62}, 6, theme::kInfo);
     p.text(side_name(m.draw_offered_by) + " offers a draw.", x + 10, y + 6, 14, theme::kText);
     if (ui.button(SDL_Rect{x + 10, y + 28, 100, 26}, "Accept draw", ButtonStyle::kPrimary))
@@ -612,6 +627,7 @@ void MatchScreen::draw_board(Ui& ui, Client& client, const SDL_Rect& r) {
           OptioOverlay::Path drawn;
           for (const auto& sq : path.squares())
             drawn.squares.push_back({sq.col(), sq.row()});
+          drawn.style = k;
           drawn.color = theme::kPathColors[k++ % std::size(theme::kPathColors)];
           drawn.label = side_letter(card->side()) + " sub " + std::to_string(path.leader());
           ov.paths.push_back(drawn);
@@ -656,109 +672,165 @@ void MatchScreen::draw_controls(Ui& ui, Client& client, const SDL_Rect& r) {
   Painter& p = ui.painter();
   auto& m = client.match();
   p.fill_rect(r, theme::kPanelDark);
-  int x = r.x + 12;
   const int y = r.y + 9;
   const int h = 32;
   const bool player = m.role == v1::ROLE_PLAYER && !m.offline;
-  const bool live = m.snapshot && !m.snapshot->ended() && !m.ended;
+  // A draw or a resignation needs an opponent: an open match has none yet.
+  const bool live =
+      m.snapshot && !m.snapshot->ended() && !m.ended && m.summary.status() != v1::MATCH_OPEN;
+  const auto zoom = [&](float by) {
+    SquareGeometry::zoom_at(&camera_, board_area_, by, board_area_.x + board_area_.w / 2,
+                            board_area_.y + board_area_.h / 2);
+  };
   if (replay_) {
     draw_replay_controls(ui, client, r);
-  } else {
-    std::string label;
-    std::string question;
-    std::optional<v1::GameCommand> end;
-    if (m.snapshot && (player || m.offline)) {
-      end = m.snapshot->state().has_optio() ? optio_.end_command(client, &label, &question)
-                                            : stand_.end_command(client, &label, &question);
-    }
-    if (m.snapshot && m.snapshot->state().has_optio() && optio_.editing_orders(client)) {
-      if (ui.button(SDL_Rect{x, y, 220, h}, "Submit sealed orders", ButtonStyle::kPrimary)) {
-        ask("Seal and submit your orders card? It cannot be changed, and your opponent sees it "
-            "only when the game ends.",
-            "Seal and submit", std::nullopt, kActionOrders);
-      }
-      x += 228;
-    } else if (end) {
-      if (ui.button(SDL_Rect{x, y, 190, h}, label + "...", ButtonStyle::kPrimary, true, SDLK_RETURN,
-                    15, "End phase")) {
-        ask(question, label, end, kActionSubmit);
-      }
-      x += 198;
-    }
-    if (player && live) {
-      if (ui.button(SDL_Rect{x, y, 110, h}, "Offer draw")) {
-        ask("Offer your opponent a draw?", "Offer draw", std::nullopt, kActionDraw);
-      }
-      x += 118;
-      if (ui.button(SDL_Rect{x, y, 90, h}, "Resign", ButtonStyle::kDanger)) {
-        ask("Resign this match? Your opponent wins at once.", "Resign", std::nullopt,
-            kActionResign);
-      }
-      x += 98;
-      // The opponent has been away past the grace period while it had to act.
-      if (m.opponent_away && m.claim_from_ms > 0 && unix_ms() >= m.claim_from_ms) {
-        if (ui.button(SDL_Rect{x, y, 110, h}, "Claim win", ButtonStyle::kPrimary)) {
-          ask("Your opponent has been away past the grace period. Claim the win?", "Claim win",
-              std::nullopt, kActionClaim);
-        }
-        x += 118;
-      }
-    }
-    if (m.summary.status() == v1::MATCH_OPEN && !m.offline &&
-        m.summary.creator() == client.account().name) {
-      if (ui.button(SDL_Rect{x, y, 160, h}, "Withdraw match", ButtonStyle::kDanger)) {
-        ask("Withdraw this match? Nobody has joined it yet; it will be closed.", "Withdraw",
-            std::nullopt, kActionWithdraw);
-      }
-      x += 168;
-    }
-    if ((m.snapshot && m.snapshot->ended()) || m.ended) {
-      if (ui.button(SDL_Rect{x, y, 120, h}, "Result")) {
-        end_open_ = true;
-        end_dismissed_ = false;
-      }
-      x += 128;
-      if (ui.button(SDL_Rect{x, y, 100, h}, "Replay", ButtonStyle::kNormal, !m.log.empty()))
-        start_replay();
-      x += 108;
-    }
-    // A battle opened from its campaign goes back there.
-    const bool battle = !m.id.empty() && client.campaign().battle_opened == m.id;
-    if (ui.button(SDL_Rect{r.x + r.w - 230, y, 110, h}, battle ? "Campaign" : "Lobby",
-                  ButtonStyle::kNormal, true, SDLK_UNKNOWN, 15, "Back to lobby")) {
-      client.leave_match_screen();
-      return;
+    const int zx = r.x + r.w - 112;
+    if (ui.button(SDL_Rect{zx, y, 32, h}, "-", ButtonStyle::kNormal, true, SDLK_UNKNOWN, 18,
+                  "Zoom out"))
+      zoom(1 / 1.25f);
+    if (ui.button(SDL_Rect{zx + 36, y, 36, h}, "Fit", ButtonStyle::kNormal, true, SDLK_UNKNOWN, 13))
+      camera_.reset();
+    if (ui.button(SDL_Rect{zx + 76, y, 32, h}, "+", ButtonStyle::kNormal, true, SDLK_UNKNOWN, 18,
+                  "Zoom in"))
+      zoom(1.25f);
+    return;
+  }
+  // The actions this player has now, left to right; each button's id stays its long label
+  // (what --script clicks) whichever label it shows.
+  struct Action {
+    RowButton button;
+    ButtonStyle style = ButtonStyle::kNormal;
+    bool enabled = true;
+    SDL_Keycode hotkey = SDLK_UNKNOWN;
+    std::string id;
+    std::function<void()> on_click;
+  };
+  std::vector<Action> actions;
+  std::string label;
+  std::string question;
+  std::optional<v1::GameCommand> end;
+  if (m.snapshot && (player || m.offline)) {
+    end = m.snapshot->state().has_optio() ? optio_.end_command(client, &label, &question)
+                                          : stand_.end_command(client, &label, &question);
+  }
+  if (m.snapshot && m.snapshot->state().has_optio() && optio_.editing_orders(client)) {
+    actions.push_back({{"Submit sealed orders", "Submit orders", 220},
+                       ButtonStyle::kPrimary,
+                       true,
+                       SDLK_UNKNOWN,
+                       "",
+                       [this] {
+                         ask("Seal and submit your orders card? It cannot be changed, and your "
+                             "opponent sees it only when the game ends.",
+                             "Seal and submit", std::nullopt, kActionOrders);
+                       }});
+  } else if (end) {
+    actions.push_back({{label + "...", "End phase...", 190},
+                       ButtonStyle::kPrimary,
+                       true,
+                       SDLK_RETURN,
+                       "End phase",
+                       [this, question, label, end] { ask(question, label, end, kActionSubmit); }});
+  }
+  if (player && live) {
+    actions.push_back(
+        {{"Offer draw", "Draw?", 110},
+         ButtonStyle::kNormal,
+         true,
+         SDLK_UNKNOWN,
+         "Offer draw",
+         [this] { ask("Offer your opponent a draw?", "Offer draw", std::nullopt, kActionDraw); }});
+    actions.push_back({{"Resign", "", 90}, ButtonStyle::kDanger, true, SDLK_UNKNOWN, "", [this] {
+                         ask("Resign this match? Your opponent wins at once.", "Resign",
+                             std::nullopt, kActionResign);
+                       }});
+    // The opponent has been away past the grace period while it had to act.
+    if (m.opponent_away && m.claim_from_ms > 0 && unix_ms() >= m.claim_from_ms) {
+      actions.push_back({{"Claim win", "Claim", 110},
+                         ButtonStyle::kPrimary,
+                         true,
+                         SDLK_UNKNOWN,
+                         "Claim win",
+                         [this] {
+                           ask("Your opponent has been away past the grace period. Claim the "
+                               "win?",
+                               "Claim win", std::nullopt, kActionClaim);
+                         }});
     }
   }
+  if (m.summary.status() == v1::MATCH_OPEN && !m.offline &&
+      m.summary.creator() == client.account().name) {
+    actions.push_back({{"Withdraw match", "Withdraw", 160},
+                       ButtonStyle::kDanger,
+                       true,
+                       SDLK_UNKNOWN,
+                       "Withdraw match",
+                       [this] {
+                         ask("Withdraw this match? Nobody has joined it yet; it will be closed.",
+                             "Withdraw", std::nullopt, kActionWithdraw);
+                       }});
+  }
+  if ((m.snapshot && m.snapshot->ended()) || m.ended) {
+    actions.push_back({{"Result", "", 120}, ButtonStyle::kNormal, true, SDLK_UNKNOWN, "", [this] {
+                         end_open_ = true;
+                         end_dismissed_ = false;
+                       }});
+    actions.push_back(
+        {{"Replay", "", 100}, ButtonStyle::kNormal, !m.log.empty(), SDLK_UNKNOWN, "", [this] {
+           start_replay();
+         }});
+  }
+  // Pinned right to left: zoom in, fit, zoom out, then the way back.
+  const bool battle = !m.id.empty() && client.campaign().battle_opened == m.id;
+  const std::vector<RowButton> pinned = {{"+", "", 32, true},
+                                         {"Fit", "", 36, true},
+                                         {"-", "", 32, true},
+                                         {battle ? "Campaign" : "Lobby", "", 110, false}};
+  std::vector<RowButton> left;
+  for (const auto& a : actions)
+    left.push_back(a.button);
+  const RowLayout row = lay_out_row(p, r, y, h, left, pinned);
+  const int font = row.compact ? 13 : 15;
+  for (std::size_t i = 0; i < actions.size(); ++i) {
+    const Action& a = actions[i];
+    if (row.left[i].w == 0) continue;
+    const std::string& shown =
+        row.compact && !a.button.short_label.empty() ? a.button.short_label : a.button.label;
+    if (ui.button(row.left[i], shown, a.style, a.enabled, a.hotkey, font,
+                  a.id.empty() && shown != a.button.label ? a.button.label : a.id))
+      a.on_click();
+  }
   // The hint for the player, between the buttons.
-  if (!replay_ && client.my_move() && m.snapshot) {
+  if (client.my_move() && m.snapshot) {
     const std::string hint =
         m.snapshot->state().has_optio() ? optio_.hint(client) : stand_.hint(client);
-    const int left = x + 8;
-    const int right = r.x + r.w - 240;
-    if (!hint.empty() && right - left > 120) {
+    const int hint_left = row.left_end;
+    const int hint_right = row.pinned_start - 10;
+    if (!hint.empty() && hint_right - hint_left > 120) {
       p.set_clip(&r);
-      const auto lines = p.wrap(hint, 13, right - left);
+      const auto lines = p.wrap(hint, 13, hint_right - hint_left);
       int ty = r.y + (r.h - static_cast<int>(lines.size()) * p.line_height(13)) / 2;
       for (const auto& line : lines) {
-        p.text(line, left, ty, 13, theme::kTextDim);
+        p.text(line, hint_left, ty, 13, theme::kTextDim);
         ty += p.line_height(13);
       }
       p.set_clip(nullptr);
     }
   }
-  // Zoom.
-  const int zx = r.x + r.w - 112;
-  if (ui.button(SDL_Rect{zx, y, 32, h}, "-", ButtonStyle::kNormal, true, SDLK_UNKNOWN, 18,
-                "Zoom out"))
-    SquareGeometry::zoom_at(&camera_, board_area_, 1 / 1.25f, board_area_.x + board_area_.w / 2,
-                            board_area_.y + board_area_.h / 2);
-  if (ui.button(SDL_Rect{zx + 36, y, 36, h}, "Fit", ButtonStyle::kNormal, true, SDLK_UNKNOWN, 13))
+  if (row.pinned[0].w > 0 &&
+      ui.button(row.pinned[0], "+", ButtonStyle::kNormal, true, SDLK_UNKNOWN, 18, "Zoom in"))
+    zoom(1.25f);
+  if (row.pinned[1].w > 0 &&
+      ui.button(row.pinned[1], "Fit", ButtonStyle::kNormal, true, SDLK_UNKNOWN, 13))
     camera_.reset();
-  if (ui.button(SDL_Rect{zx + 76, y, 32, h}, "+", ButtonStyle::kNormal, true, SDLK_UNKNOWN, 18,
-                "Zoom in"))
-    SquareGeometry::zoom_at(&camera_, board_area_, 1.25f, board_area_.x + board_area_.w / 2,
-                            board_area_.y + board_area_.h / 2);
+  if (row.pinned[2].w > 0 &&
+      ui.button(row.pinned[2], "-", ButtonStyle::kNormal, true, SDLK_UNKNOWN, 18, "Zoom out"))
+    zoom(1 / 1.25f);
+  // A battle opened from its campaign goes back there.
+  if (ui.button(row.pinned[3], pinned[3].label, ButtonStyle::kNormal, true, SDLK_UNKNOWN, font,
+                "Back to lobby")) {
+    client.leave_match_screen();
+  }
 }
 
 void MatchScreen::draw_confirm(Ui& ui, Client& client) {
@@ -779,10 +851,11 @@ void MatchScreen::draw_confirm(Ui& ui, Client& client) {
   const int by = box.y + box.h - 56;
   ui.set_blocked(confirm_fresh_);
   confirm_fresh_ = false;
-  bool yes =
-      ui.button(SDL_Rect{box.x + 24, by, 200, 36}, confirm_yes_,
-                confirm_action_ == kActionResign ? ButtonStyle::kDanger : ButtonStyle::kPrimary,
-                true, SDLK_RETURN, 15, "Confirm");
+  // What cannot be undone takes a click: Return, which also ends phases, never resigns.
+  const bool undoable = confirm_action_ != kActionResign && confirm_action_ != kActionWithdraw;
+  bool yes = ui.button(SDL_Rect{box.x + 24, by, 200, 36}, confirm_yes_,
+                       undoable ? ButtonStyle::kPrimary : ButtonStyle::kDanger, true,
+                       undoable ? SDLK_RETURN : SDLK_UNKNOWN, 15, "Confirm");
   const bool no = ui.button(SDL_Rect{box.x + w - 164, by, 140, 36}, "Cancel", ButtonStyle::kNormal,
                             true, SDLK_ESCAPE);
   if (yes) {

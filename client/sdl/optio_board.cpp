@@ -202,23 +202,70 @@ void draw_counter(Painter& p, const SquareGeometry& g, const o::Unit& u, bool se
   p.fill_polygon(notch, light);
   p.stroke_polyline(notch, 1.5f, dark, true);
   p.stroke_polyline(body, std::max(1.5f, c / 40), selected ? theme::kSelection : dark, true);
-  // Type.
+  // Type and number: the number the log names the unit by. A line takes both on one line
+  // ("HI 16"), as large as fits; a column, narrow, the number behind the type.
   const int size = std::max(8, static_cast<int>(c * (column ? 0.20f : 0.22f)));
   const PointF label = at(0, -band / 2);
-  p.text_centered(optio_type_abbrev(u.type()), label.x, label.y, size, theme::kCounterText,
-                  Weight::kBold);
+  const std::string type = optio_type_abbrev(u.type());
+  const std::string number = std::to_string(u.id());
+  if (column) {
+    p.text_centered(type, label.x, label.y, size, theme::kCounterText, Weight::kBold);
+    const PointF behind = at(0, -band / 2 - static_cast<float>(size) * 1.1f);
+    p.text_centered(number, behind.x, behind.y, std::max(7, size - 1), theme::kCounterText,
+                    Weight::kBold);
+  } else {
+    const std::string text = type + " " + number;
+    int fit = size;
+    while (fit > 7 && static_cast<float>(p.text_width(text, fit, Weight::kBold)) > along * 0.92f)
+      --fit;
+    p.text_centered(text, label.x, label.y, fit, theme::kCounterText, Weight::kBold);
+  }
+}
+
+// A polyline in dashes of `on` and `off` pixels (on 0: solid), each dash stretched by `cap`
+// at both ends (an outline under a dash).
+void stroke_dashed(Painter& p, const std::vector<PointF>& pts, float width, SDL_Color c, float on,
+                   float off, float cap) {
+  if (on <= 0) {
+    p.stroke_polyline(pts, width, c);
+    return;
+  }
+  float phase = 0;  // along the current dash (or gap) so far
+  bool drawing = true;
+  for (std::size_t i = 0; i + 1 < pts.size(); ++i) {
+    const float dx = pts[i + 1].x - pts[i].x;
+    const float dy = pts[i + 1].y - pts[i].y;
+    const float len = std::hypot(dx, dy);
+    if (len <= 0) continue;
+    float at = 0;
+    while (at < len) {
+      const float step = std::min(len - at, (drawing ? on : off) - phase);
+      if (drawing) {
+        const float a = std::max(0.0f, at - cap) / len;
+        const float b = std::min(len, at + step + cap) / len;
+        p.line({pts[i].x + dx * a, pts[i].y + dy * a}, {pts[i].x + dx * b, pts[i].y + dy * b},
+               width, c);
+      }
+      at += step;
+      phase += step;
+      if (phase >= (drawing ? on : off)) {
+        phase = 0;
+        drawing = !drawing;
+      }
+    }
+  }
 }
 
 void draw_badges(Painter& p, const SquareGeometry& g, const o::State& s, const o::Unit& u) {
   const float c = g.cell();
   const SDL_FRect r = g.rect(u.at().col(), u.at().row());
   const int small = std::max(7, static_cast<int>(c * 0.15f));
-  // Morale: bottom right, green while firm, amber once shaken.
+  // Morale: bottom right, blue while firm, amber once shaken.
   const bool shaken = optio_is_shaken(u);
   const PointF mb{r.x + c * 0.83f, r.y + c * 0.83f};
   const float rad = c * 0.12f;
   p.fill_circle(mb, rad + 1.5f, theme::rgb(0x111111));
-  p.fill_circle(mb, rad, shaken ? theme::rgb(0xE08A1E) : theme::rgb(0x2E8B57));
+  p.fill_circle(mb, rad, shaken ? theme::kMoraleShaken : theme::kMoraleFirm);
   p.text_centered(std::to_string(u.morale()), mb.x, mb.y, small, theme::kCounterText,
                   Weight::kBold);
   // Disordered: a yellow "D" top left.
@@ -363,12 +410,12 @@ void draw_optio_board(Painter& p, const SDL_Rect& area, const SquareGeometry& g,
     for (const auto& sq : path.squares)
       pts.push_back(g.centre(sq.col, sq.row));
     const float w = std::max(3.0f, c * (path.active ? 0.09f : 0.06f));
-    p.stroke_polyline(pts, w + 3, SDL_Color{0, 0, 0, 140});
-    p.stroke_polyline(pts, w, path.color);
-    for (std::size_t i = 0; i < pts.size(); ++i) {
-      p.fill_circle(pts[i], w * 1.2f, path.color);
-      if (static_cast<int>(i) == path.progress) p.ring(pts[i], c * 0.3f, 3, path.color);
-    }
+    const theme::Dash dash =
+        theme::kPathDashes[static_cast<std::size_t>(path.style) % std::size(theme::kPathDashes)];
+    stroke_dashed(p, pts, w + 3, SDL_Color{0, 0, 0, 140}, dash.on * w, dash.off * w, 1.5f);
+    stroke_dashed(p, pts, w, path.color, dash.on * w, dash.off * w, 0);
+    for (const auto& pt : pts)
+      p.fill_circle(pt, w * 1.2f, path.color);
     p.ring(pts.front(), c * 0.22f, std::max(2.0f, w * 0.6f), path.color);
     if (!path.label.empty() && pts.size() > 1) {
       // The label sits under the path's last square, clear of the counters' badges.
@@ -376,10 +423,12 @@ void draw_optio_board(Painter& p, const SDL_Rect& area, const SquareGeometry& g,
       const std::string& label = path.label;
       const float tw = static_cast<float>(p.text_width(label, size, Weight::kBold)) + 8;
       const PointF at{pts.back().x, pts.back().y + c * 0.3f};
+      // A dark path's label sits on a light box.
+      const bool dark = path.color.r + path.color.g + path.color.b < 3 * 80;
       p.fill_round_rect(
           SDL_Rect{static_cast<int>(at.x - tw / 2), static_cast<int>(at.y) - size / 2 - 3,
                    static_cast<int>(tw), size + 6},
-          4, SDL_Color{0, 0, 0, 160});
+          4, dark ? SDL_Color{235, 235, 235, 200} : SDL_Color{0, 0, 0, 160});
       p.text_centered(label, at.x, at.y, size, path.color, Weight::kBold);
     }
   }
@@ -409,12 +458,31 @@ void draw_optio_board(Painter& p, const SDL_Rect& area, const SquareGeometry& g,
     draw_counter(p, g, u, ov.selected_unit && *ov.selected_unit == u.id());
     if (ov.badges) draw_badges(p, g, s, u);
   }
-  // Markers over the counters: destination dots, targets, selection.
+  // Markers over the counters: each path's progress (where its subcommander has got to, most
+  // often under his own unit), destination dots, targets, selection.
+  for (const auto& path : ov.paths) {
+    if (path.progress < 0 || path.progress >= static_cast<int>(path.squares.size())) continue;
+    const Cell& at = path.squares[static_cast<std::size_t>(path.progress)];
+    const PointF m = g.centre(at.col, at.row);
+    const float width = std::max(3.0f, c * 0.06f);
+    p.ring(m, c * 0.3f, width + 3, SDL_Color{0, 0, 0, 170});
+    p.ring(m, c * 0.3f, width, path.color);
+  }
   for (const auto& d : ov.destinations) {
     const PointF m = g.centre(d.at.col, d.at.row);
     const SDL_Color col = d.charge ? theme::kChargeHighlight : theme::kHighlight;
-    p.fill_circle(m, std::max(4.0f, c * 0.09f) + 1.5f, theme::rgb(0x222222));
-    p.fill_circle(m, std::max(4.0f, c * 0.09f), col);
+    const float rad = std::max(4.0f, c * 0.09f);
+    if (d.charge) {
+      // A charge is a diamond, a plain move a dot: the shape says it without colour.
+      const float k = rad * 1.5f;
+      p.fill_polygon(
+          {{m.x, m.y - k - 2}, {m.x + k + 2, m.y}, {m.x, m.y + k + 2}, {m.x - k - 2, m.y}},
+          theme::rgb(0x222222));
+      p.fill_polygon({{m.x, m.y - k}, {m.x + k, m.y}, {m.x, m.y + k}, {m.x - k, m.y}}, col);
+    } else {
+      p.fill_circle(m, rad + 1.5f, theme::rgb(0x222222));
+      p.fill_circle(m, rad, col);
+    }
   }
   for (int id : ov.shoot_targets) {
     const o::Unit* u = optio_unit(s, id);
@@ -433,7 +501,8 @@ void draw_optio_board(Painter& p, const SDL_Rect& area, const SquareGeometry& g,
                   theme::kHighlight, 3);
   }
   if (ov.selected_unit) {
-    if (const o::Unit* u = optio_unit(s, *ov.selected_unit); u != nullptr && u->placed()) {
+    if (const o::Unit* u = optio_unit(s, *ov.selected_unit);
+        u != nullptr && u->placed() && !u->routed()) {
       const SDL_FRect r = g.rect(u->at().col(), u->at().row());
       p.stroke_rect(SDL_Rect{static_cast<int>(r.x), static_cast<int>(r.y), static_cast<int>(c) + 1,
                              static_cast<int>(c) + 1},
@@ -445,6 +514,17 @@ void draw_optio_board(Painter& p, const SDL_Rect& area, const SquareGeometry& g,
     p.stroke_rect(SDL_Rect{static_cast<int>(r.x), static_cast<int>(r.y), static_cast<int>(c) + 1,
                            static_cast<int>(c) + 1},
                   SDL_Color{255, 255, 255, 110}, 2);
+    // The unit under the cursor by number, type and scenario name, above its square.
+    if (!ov.hover_text.empty()) {
+      const int size = 13;
+      const int tw = p.text_width(ov.hover_text, size, Weight::kBold) + 14;
+      const int th = p.line_height(size, Weight::kBold) + 6;
+      const SDL_Rect box{static_cast<int>(r.x + c / 2) - tw / 2, static_cast<int>(r.y) - th - 4, tw,
+                         th};
+      p.fill_round_rect(box, 4, SDL_Color{20, 22, 26, 230});
+      p.text_centered(ov.hover_text, box.x + tw / 2.0f, box.y + th / 2.0f, size, theme::kText,
+                      Weight::kBold);
+    }
   }
   p.set_clip(nullptr);
 }

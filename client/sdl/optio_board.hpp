@@ -24,9 +24,11 @@ struct OptioOverlay {
   std::vector<int> shoot_targets;         // enemy units it may shoot at
   std::vector<int> leader_targets;        // units the selected leader may join
   std::optional<Cell> hover;
+  std::string hover_text;  // what the unit under the cursor is called ("16 cavalry: ...")
   struct Path {
     std::vector<Cell> squares;
     SDL_Color color{};
+    int style = 0;      // which of theme::kPathDashes it is drawn in (its colour's index)
     int progress = -1;  // index of the progress square, -1 unknown
     bool active = false;
     std::string label;

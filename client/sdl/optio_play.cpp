@@ -8,6 +8,7 @@
 #include "client/sdl/labels.hpp"
 #include "client/sdl/reason_panel.hpp"
 #include "client/sdl/theme.hpp"
+#include "client/sdl/unit_names.hpp"
 
 namespace castra::client {
 
@@ -96,6 +97,11 @@ void OptioPlay::sync_editor(const Client& client) {
   editor_for_ = at;
   paths_.assign(l->orders().starts().begin(), l->orders().starts().end());
   active_path_ = 0;
+  // A new card is drawn on a clean board: what was selected before (in the deployment) has
+  // nothing to do with it.
+  selected_.reset();
+  moving_leader_.reset();
+  placing_leader_.reset();
 }
 
 void OptioPlay::orders_click(const Client& client, const Cell& c, bool dragging) {
@@ -320,6 +326,12 @@ OptioOverlay OptioPlay::board(Ui& ui, Client& client, const SDL_Rect& area,
   hover_forecast_.reset();
   ov.selected_unit = selected_;
   ov.hover = hover_;
+  if (hover_) {
+    if (const o::Unit* u = optio_unit_at(*s, hover_->col, hover_->row))
+      ov.hover_text = optio_unit_hover_text(
+          *u, optio_scenario_unit_name(client.lobby().scenarios, client.match().summary.scenario(),
+                                       u->id()));
+  }
   const o::Legal* l = legal(client);
   if (l != nullptr && s->phase() == o::PHASE_DEPLOYMENT) ov.zone_side = l->side();
   if (selected_ && !editing) {
@@ -380,6 +392,7 @@ OptioOverlay OptioPlay::board(Ui& ui, Client& client, const SDL_Rect& area,
       for (const auto& sq : paths_[i].squares())
         path.squares.push_back({sq.col(), sq.row()});
       path.color = theme::kPathColors[i % std::size(theme::kPathColors)];
+      path.style = static_cast<int>(i);
       path.active = static_cast<int>(i) == active_path_;
       path.label = "Sub " + std::to_string(paths_[i].leader());
       ov.paths.push_back(path);
@@ -419,6 +432,7 @@ OptioOverlay OptioPlay::board(Ui& ui, Client& client, const SDL_Rect& area,
       OptioOverlay::Path path;
       for (const auto& sq : leader.path())
         path.squares.push_back({sq.col(), sq.row()});
+      path.style = k;
       path.color = theme::kPathColors[k++ % std::size(theme::kPathColors)];
       path.progress = leader.progress();
       path.label = leader.abandoned() ? "" : "Sub " + std::to_string(leader.id());
@@ -483,8 +497,10 @@ int OptioPlay::panel(Ui& ui, Client& client, const SDL_Rect& r) {
                     active ? ButtonStyle::kToggleOn : ButtonStyle::kNormal)) {
         active_path_ = static_cast<int>(i);
       }
-      p.text(std::to_string(path.squares_size()) + " squares, range " + std::to_string(range),
-             x + 150, y + 5, 13, theme::kText);
+      // On a narrow panel the range goes (the board's corridor shows it too).
+      const std::string squares = count_text(path.squares_size(), "square", "squares");
+      const std::string full = squares + ", range " + std::to_string(range);
+      p.text(p.text_width(full, 13) <= w - 150 ? full : squares, x + 150, y + 5, 13, theme::kText);
       y += 32;
     }
     if (!paths_.empty()) {
@@ -603,8 +619,14 @@ int OptioPlay::panel(Ui& ui, Client& client, const SDL_Rect& r) {
   y = say_line(p, morale, x, y, w, optio_is_shaken(*u) ? theme::rgb(0xF0A040) : theme::kText, 13,
                Weight::kBold);
   if (u->disordered()) {
-    y = say_line(p, "Disordered (" + std::to_string(u->disorder_turns()) + " turn ends so far)", x,
-                 y, w, theme::rgb(0xF2C230), 13);
+    // disorder_turns: the ends of turn still to pass before order returns.
+    const int left = std::max(1, u->disorder_turns());
+    y = say_line(p,
+                 left == 1 ? "Disordered: order returns at the end of this turn"
+                           : "Disordered: order returns at the end of turn " +
+                                 std::to_string(s->turn() + left - 1) + " (" +
+                                 count_text(left, "turn end", "turn ends") + " from now)",
+                 x, y, w, theme::rgb(0xF2C230), 13);
   }
   if (u->missile_hits() > 0) {
     y = say_line(p,

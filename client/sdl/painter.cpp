@@ -42,13 +42,27 @@ Painter::~Painter() {
     if (f != nullptr) TTF_CloseFont(f);
 }
 
+void Painter::set_scale(float scale) {
+  if (scale == scale_) return;
+  scale_ = scale;
+  SDL_RenderSetScale(renderer_, scale, scale);
+  for (auto& [key, t] : texts_)
+    SDL_DestroyTexture(t.texture);
+  texts_.clear();
+  for (auto& [key, f] : fonts_)
+    if (f != nullptr) TTF_CloseFont(f);
+  fonts_.clear();
+}
+
 TTF_Font* Painter::font(int size, Weight weight) {
   size = std::clamp(size, kMinFont, kMaxFont);
   const auto key = std::make_pair(size, weight);
   if (auto it = fonts_.find(key); it != fonts_.end()) return it->second;
-  TTF_Font* f = TTF_OpenFont(font_paths_[static_cast<int>(weight)].c_str(), size);
+  // Opened at the pixel size it will show at: text is never stretched.
+  const int pixels = std::max(1, static_cast<int>(std::lround(static_cast<float>(size) * scale_)));
+  TTF_Font* f = TTF_OpenFont(font_paths_[static_cast<int>(weight)].c_str(), pixels);
   // A missing bold or mono face falls back to the regular one.
-  if (f == nullptr && weight != Weight::kRegular) f = TTF_OpenFont(font_paths_[0].c_str(), size);
+  if (f == nullptr && weight != Weight::kRegular) f = TTF_OpenFont(font_paths_[0].c_str(), pixels);
   if (f != nullptr) TTF_SetFontHinting(f, TTF_HINTING_LIGHT);
   fonts_[key] = f;
   return f;
@@ -216,17 +230,26 @@ SDL_Texture* Painter::text_texture(const std::string& s, int size, SDL_Color c, 
   return t;
 }
 
+// Copies a text texture of w x h pixels with its top left at (x, y) in UI units.
+SDL_Rect Painter::place(SDL_Texture* t, const std::string& s, float x, float y, int w, int h) {
+  const SDL_FRect dst{x, y, static_cast<float>(w) / scale_, static_cast<float>(h) / scale_};
+  SDL_RenderCopyF(renderer_, t, nullptr, &dst);
+  const SDL_Rect box{static_cast<int>(std::lround(dst.x)), static_cast<int>(std::lround(dst.y)),
+                     static_cast<int>(std::lround(dst.w)), static_cast<int>(std::lround(dst.h))};
+  drawn_.emplace_back(s, box);
+  return box;
+}
+
 SDL_Rect Painter::text(const std::string& s, int x, int y, int size, SDL_Color c, Align align,
                        Weight weight) {
   int w = 0;
   int h = 0;
   SDL_Texture* t = text_texture(s, size, c, weight, &w, &h);
   if (t == nullptr) return SDL_Rect{x, y, 0, 0};
-  if (align == Align::kCenter) x -= w / 2;
-  if (align == Align::kRight) x -= w;
-  SDL_Rect dst{x, y, w, h};
-  SDL_RenderCopy(renderer_, t, nullptr, &dst);
-  return dst;
+  float left = static_cast<float>(x);
+  if (align == Align::kCenter) left -= static_cast<float>(w) / scale_ / 2;
+  if (align == Align::kRight) left -= static_cast<float>(w) / scale_;
+  return place(t, s, std::round(left), static_cast<float>(y), w, h);
 }
 
 SDL_Rect Painter::text_centered(const std::string& s, float cx, float cy, int size, SDL_Color c,
@@ -235,22 +258,22 @@ SDL_Rect Painter::text_centered(const std::string& s, float cx, float cy, int si
   int h = 0;
   SDL_Texture* t = text_texture(s, size, c, weight, &w, &h);
   if (t == nullptr) return SDL_Rect{static_cast<int>(cx), static_cast<int>(cy), 0, 0};
-  SDL_Rect dst{static_cast<int>(std::lround(cx - w / 2.0f)),
-               static_cast<int>(std::lround(cy - h / 2.0f)), w, h};
-  SDL_RenderCopy(renderer_, t, nullptr, &dst);
-  return dst;
+  return place(t, s, std::round(cx - static_cast<float>(w) / scale_ / 2),
+               std::round(cy - static_cast<float>(h) / scale_ / 2), w, h);
 }
 
 int Painter::text_width(const std::string& s, int size, Weight weight) {
   TTF_Font* f = font(size, weight);
   int w = 0;
   if (f != nullptr && !s.empty()) TTF_SizeUTF8(f, s.c_str(), &w, nullptr);
-  return w;
+  return static_cast<int>(std::lround(static_cast<float>(w) / scale_));
 }
 
 int Painter::line_height(int size, Weight weight) {
   TTF_Font* f = font(size, weight);
-  return f != nullptr ? TTF_FontLineSkip(f) : size + 4;
+  return f != nullptr
+             ? static_cast<int>(std::lround(static_cast<float>(TTF_FontLineSkip(f)) / scale_))
+             : size + 4;
 }
 
 std::vector<std::string> Painter::wrap(const std::string& s, int size, int width, Weight weight) {
@@ -280,6 +303,7 @@ void Painter::set_clip(const SDL_Rect* r) {
 
 void Painter::end_frame() {
   ++frame_;
+  drawn_.clear();
   if (texts_.size() <= kMaxCachedTexts) return;
   // Keep what the last two frames used; the rest is rebuilt on demand.
   for (auto it = texts_.begin(); it != texts_.end();) {

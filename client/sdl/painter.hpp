@@ -1,6 +1,8 @@
 // Painter: the drawing primitives castra-client builds everything from (filled and stroked
 // polygons, circles, text in DejaVu at any size) over one SDL_Renderer, with a cache of
-// fonts and rendered text. Render thread only.
+// fonts and rendered text. Everything is laid out in UI units; set_scale() says how many
+// pixels one unit takes (HiDPI screens, --ui-scale), and text is rasterised at that scale so it
+// stays sharp. Render thread only.
 #pragma once
 
 #include <SDL.h>
@@ -30,6 +32,9 @@ class Painter {
   ~Painter();
 
   SDL_Renderer* renderer() const { return renderer_; }
+  // Pixels per UI unit (1 by default); changing it drops the cached fonts and text.
+  void set_scale(float scale);
+  float scale() const { return scale_; }
 
   void clear(SDL_Color c);
   void fill_rect(const SDL_Rect& r, SDL_Color c);
@@ -59,15 +64,22 @@ class Painter {
                                 Weight weight = Weight::kRegular);
 
   void set_clip(const SDL_Rect* r);
-  // Drops the cached text textures (kept bounded between frames).
+  // Drops the cached text textures (kept bounded between frames) and the frame's texts.
   void end_frame();
+  // Every text drawn since the last end_frame() and where: written beside screenshots so
+  // tests can read what the screen says.
+  const std::vector<std::pair<std::string, SDL_Rect>>& frame_texts() const { return drawn_; }
 
  private:
   TTF_Font* font(int size, Weight weight);
   SDL_Texture* text_texture(const std::string& s, int size, SDL_Color c, Weight weight, int* w,
                             int* h);
 
+  SDL_Rect place(SDL_Texture* t, const std::string& s, float x, float y, int w, int h);
+
   SDL_Renderer* renderer_ = nullptr;
+  float scale_ = 1;
+  std::vector<std::pair<std::string, SDL_Rect>> drawn_;
   std::string font_paths_[3];
   std::map<std::pair<int, Weight>, TTF_Font*> fonts_;
   struct CachedText {

@@ -1,6 +1,7 @@
 #include "client/sdl/script.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <iterator>
@@ -303,8 +304,8 @@ void ScriptRunner::push_motion(Context& ctx, int x, int y, Uint32 state) {
   SDL_Event e{};
   e.type = SDL_MOUSEMOTION;
   e.motion.windowID = ctx.window_id;
-  e.motion.x = x;
-  e.motion.y = y;
+  e.motion.x = static_cast<int>(std::lround(static_cast<float>(x) * ctx.window_per_unit));
+  e.motion.y = static_cast<int>(std::lround(static_cast<float>(y) * ctx.window_per_unit));
   e.motion.state = state;
   SDL_PushEvent(&e);
 }
@@ -316,8 +317,8 @@ void ScriptRunner::push_button(Context& ctx, int x, int y, Uint8 button, bool do
   e.button.button = button;
   e.button.state = down ? SDL_PRESSED : SDL_RELEASED;
   e.button.clicks = 1;
-  e.button.x = x;
-  e.button.y = y;
+  e.button.x = static_cast<int>(std::lround(static_cast<float>(x) * ctx.window_per_unit));
+  e.button.y = static_cast<int>(std::lround(static_cast<float>(y) * ctx.window_per_unit));
   SDL_PushEvent(&e);
 }
 

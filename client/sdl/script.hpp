@@ -30,6 +30,9 @@ class ScriptRunner {
     Uint32 window_id;
     // Writes the frame just drawn to a PNG; false on failure.
     std::function<bool(const std::string&)> screenshot;
+    // Window coordinates (what mouse events carry) per UI unit (what the steps and the layout
+    // speak): the pushed events are scaled as a real mouse's would be.
+    float window_per_unit = 1;
   };
 
   bool load(const std::string& path, std::string* error);

@@ -78,6 +78,23 @@ std::string group_label(const Group& g) {
   return out.empty() ? "Figures" : out;
 }
 
+int mask_of(const Group& g) {
+  int m = 0;
+  for (int t : g.types())
+    m |= 1 << t;
+  return m;
+}
+
+std::string mask_label(int mask) {
+  std::string out;
+  for (int t = s::TROOP_INFANTRY; t <= s::TROOP_CHARIOTS; ++t) {
+    if ((mask & (1 << t)) == 0) continue;
+    if (!out.empty()) out += " + ";
+    out += troop_word(t);
+  }
+  return out;
+}
+
 int natural_facing(v1::Side side) {
   return side == v1::SIDE_A ? s::FACING_SE : s::FACING_NW;
 }
@@ -100,6 +117,8 @@ std::string coord_text(int col, int row) {
 void StandPlay::forget() {
   selected_.reset();
   group_index_ = 0;
+  deploy_types_ = -1;
+  deploy_slots_.clear();
   wanted_ = {99, 99, 99, 99};
   deploy_facing_ = -1;
 }
@@ -116,8 +135,11 @@ const Group* StandPlay::group(const Client& client) const {
   if (l == nullptr) return nullptr;
   std::vector<const Group*> groups;
   if (l->deploy_size() > 0) {
+    // The chosen types while any are left to place; none once they have run out, so a click
+    // never places another type than the one chosen.
     for (const auto& g : l->deploy())
-      groups.push_back(&g);
+      if (deploy_types_ < 0 || mask_of(g) == deploy_types_) return &g;
+    return nullptr;
   } else if (selected_) {
     for (const auto& g : l->moves())
       if (same(g.from(), *selected_)) groups.push_back(&g);
@@ -208,6 +230,12 @@ StandOverlay StandPlay::board(Ui& ui, Client& client, const SDL_Rect& area, cons
   StandOverlay ov;
   const s::State* st = state_of(client);
   if (st == nullptr) return ov;
+  // A selection is of troops: once they have all left (or fallen) the hex is not selected.
+  if (selected_) {
+    const s::Tile* t = stand_tile(*st, selected_->col, selected_->row);
+    if (t == nullptr || !t->has_troops() || stand_figure_total(t->troops().figures()) == 0)
+      selected_.reset();
+  }
   const Input& in = ui.input();
   hover_.reset();
   if (!ui.blocked() && inside(area, in.mouse_x, in.mouse_y))
@@ -290,13 +318,27 @@ int StandPlay::panel(Ui& ui, Client& client, const SDL_Rect& r) {
                  "of your rows.",
                  x, y + 2, w, theme::kTextDim, 13);
     y += 6;
-    int k = 0;
+    // A slot per single type, then one per mixed group as it is first offered; a slot whose
+    // figures have all been placed stays, disabled.
+    if (deploy_slots_.empty()) {
+      for (int t = s::TROOP_INFANTRY; t <= s::TROOP_CHARIOTS; ++t)
+        deploy_slots_.push_back(1 << t);
+    }
     for (const auto& g : l->deploy()) {
-      const std::string label = group_label(g);
-      if (ui.button(SDL_Rect{x + (k % 2) * 174, y, 168, 26}, label,
-                    k == group_index_ ? ButtonStyle::kToggleOn : ButtonStyle::kNormal, true,
-                    SDLK_UNKNOWN, 13)) {
-        group_index_ = k;
+      if (std::find(deploy_slots_.begin(), deploy_slots_.end(), mask_of(g)) == deploy_slots_.end())
+        deploy_slots_.push_back(mask_of(g));
+    }
+    const Group* chosen = group(client);
+    int k = 0;
+    for (int slot : deploy_slots_) {
+      const bool offered = std::any_of(l->deploy().begin(), l->deploy().end(),
+                                       [&](const Group& g) { return mask_of(g) == slot; });
+      const std::string label = mask_label(slot);
+      if (ui.button(SDL_Rect{x + (k % 2) * 174, y, 168, 26}, offered ? label : label + ": none",
+                    chosen != nullptr && mask_of(*chosen) == slot ? ButtonStyle::kToggleOn
+                                                                  : ButtonStyle::kNormal,
+                    offered, SDLK_UNKNOWN, 13, label)) {
+        deploy_types_ = slot;
         wanted_ = {99, 99, 99, 99};
       }
       if (k % 2 == 1) y += 32;

@@ -7,6 +7,7 @@
 #include <array>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "client/sdl/board_geometry.hpp"
 #include "client/sdl/client.hpp"
@@ -34,7 +35,12 @@ class StandPlay {
                                  const v1::stand::Legal::Destination& d) const;
 
   std::optional<Cell> selected_;
-  int group_index_ = 0;  // among the groups of the selected hex (or the deployment groups)
+  int group_index_ = 0;  // among the groups of the selected hex
+  // Deployment: the troop types (a mask) chosen to place, -1 the first offered; and the
+  // buttons' slots, each a mask, kept in place while types run out so that nothing shifts
+  // under the cursor.
+  int deploy_types_ = -1;
+  std::vector<int> deploy_slots_;
   std::array<int, 4> wanted_{99, 99, 99, 99};  // figures of each type the player asks to move
   int deploy_facing_ = -1;
   std::optional<Cell> hover_;

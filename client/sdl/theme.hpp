@@ -39,23 +39,26 @@ constexpr SDL_Color kSpectator = rgb(0x6A4C93);
 // The badge beside the name of a side the server's computer plays (tests look for it).
 constexpr SDL_Color kComputer = rgb(0x4FD1C5);
 
-// Sides: A holds the top edge, B the bottom.
-constexpr SDL_Color kSideA = rgb(0xB8322F);
-constexpr SDL_Color kSideADark = rgb(0x6E1917);
-constexpr SDL_Color kSideALight = rgb(0xF7D6D0);
-constexpr SDL_Color kSideB = rgb(0x2C5AA0);
-constexpr SDL_Color kSideBDark = rgb(0x142E57);
-constexpr SDL_Color kSideBLight = rgb(0xD3E2F7);
+// Sides: A holds the top edge, B the bottom. A is blue, B red (the STAND! training armies are
+// named so); blue against red holds for every common colour blindness (docs/client.md,
+// Palette.* checks it).
+constexpr SDL_Color kSideA = rgb(0x2B5FB3);
+constexpr SDL_Color kSideADark = rgb(0x142E57);
+constexpr SDL_Color kSideALight = rgb(0xD3E2F7);
+constexpr SDL_Color kSideB = rgb(0xC0392B);
+constexpr SDL_Color kSideBDark = rgb(0x6E1917);
+constexpr SDL_Color kSideBLight = rgb(0xF7D6D0);
 constexpr SDL_Color kCounterText = rgb(0xFFFFFF);
 
 // Board overlays. kHighlight marks a square or hex the selected unit may move to (a solid dot
 // at its centre in exactly this colour: the tests look for it); kChargeHighlight one where the
-// move is a charge; kTarget an enemy the selection may shoot at or attack; kSelection the
-// selected unit.
+// move is a charge (a diamond, not a dot); kTarget an enemy the selection may shoot at or
+// attack (a ring with ticks); kSelection the selected unit (an outline). The four stay apart
+// for protanopes, deuteranopes and tritanopes as well (Palette.*), and their shapes differ too.
 constexpr SDL_Color kHighlight = rgb(0xFFE14D);
-constexpr SDL_Color kChargeHighlight = rgb(0xFF5A1F);
-constexpr SDL_Color kTarget = rgb(0xFF2E93);
-constexpr SDL_Color kSelection = rgb(0x00E5FF);
+constexpr SDL_Color kChargeHighlight = rgb(0xC2410C);
+constexpr SDL_Color kTarget = rgb(0x7C3AED);
+constexpr SDL_Color kSelection = rgb(0x22D3EE);
 // Where the log line clicked last happened: a double ring (shape, not colour alone).
 constexpr SDL_Color kLocate = rgb(0xC77DFF);
 constexpr SDL_Color kLastMove = rgb(0xFFFFFF, 150);
@@ -72,9 +75,22 @@ constexpr SDL_Color kEdge = rgb(0x59616D);
 constexpr SDL_Color kNode = rgb(0x3A414B);
 constexpr SDL_Color kNodeFuture = rgb(0x2A2F36);
 
-// Orders paths, one colour per subcommander (cycled).
-constexpr SDL_Color kPathColors[] = {rgb(0xFF8C1A), rgb(0x00C2A8), rgb(0xD65DB1), rgb(0x7BD23F),
-                                     rgb(0x4FA3FF)};
+// Orders paths, one colour and one dash pattern per subcommander (cycled): Okabe and Ito's
+// orange, sky blue and blue, white and near black, which stay apart under the three colour
+// blindnesses; the dashes (solid, long, short, dash-dot, dotted: on and off lengths in path
+// widths, 0 solid) tell them apart without colour at all.
+constexpr SDL_Color kPathColors[] = {rgb(0xE69F00), rgb(0x56B4E9), rgb(0x0072B2), rgb(0xFFFFFF),
+                                     rgb(0x1A1A1A)};
+struct Dash {
+  float on = 0;
+  float off = 0;
+};
+constexpr Dash kPathDashes[] = {{0, 0}, {4, 2}, {1.5f, 1.5f}, {4, 1.5f}, {0.6f, 1.2f}};
+
+// An Optio unit's morale badge: firm, then shaken (blue against amber, not green against
+// amber, which red-green colour blindness merges).
+constexpr SDL_Color kMoraleFirm = rgb(0x1F78B4);
+constexpr SDL_Color kMoraleShaken = rgb(0xE08A1E);
 
 // Optio terrain.
 constexpr SDL_Color kOptioOpen = rgb(0xB5C27F);

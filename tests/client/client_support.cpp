@@ -181,6 +181,18 @@ std::optional<Picture> Picture::load(const std::string& path) {
       }
     };
     if (auto it = f.find("regions"); it != f.end()) rects(it->second, &p.regions_);
+    if (auto it = f.find("texts"); it != f.end()) {
+      for (const auto& t : it->second.list_value().values()) {
+        const auto& tf = t.struct_value().fields();
+        const auto& l = tf.at("rect").list_value().values();
+        if (l.size() != 4) continue;
+        p.texts_.push_back(
+            {tf.at("text").string_value(),
+             SDL_Rect{static_cast<int>(l[0].number_value()), static_cast<int>(l[1].number_value()),
+                      static_cast<int>(l[2].number_value()),
+                      static_cast<int>(l[3].number_value())}});
+      }
+    }
     if (auto it = f.find("widgets"); it != f.end()) rects(it->second, &p.widgets_);
     if (auto it = f.find("board"); it != f.end() && it->second.has_struct_value()) {
       const auto& b = it->second.struct_value().fields();
@@ -200,6 +212,12 @@ std::optional<Picture> Picture::load(const std::string& path) {
 std::uint32_t Picture::at(int x, int y) const {
   if (x < 0 || y < 0 || x >= w_ || y >= h_) return 0xFFFFFFFF;
   return pixels_[static_cast<std::size_t>(y) * w_ + x];
+}
+
+std::optional<SDL_Rect> Picture::text(const std::string& part) const {
+  for (const auto& [t, r] : texts_)
+    if (t.find(part) != std::string::npos) return r;
+  return std::nullopt;
 }
 
 std::optional<SDL_Point> Picture::cell(int col, int row) const {

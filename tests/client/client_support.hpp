@@ -84,6 +84,10 @@ class Picture {
   std::vector<std::pair<std::string, SDL_Rect>> regions_starting(const std::string& prefix) const;
   // Pixels of exactly `color` inside `area`.
   int count(std::uint32_t color, const SDL_Rect& area) const;
+  // The texts the frame drew, each with its box, in drawing order; the box of the first that
+  // contains `part`.
+  const std::vector<std::pair<std::string, SDL_Rect>>& texts() const { return texts_; }
+  std::optional<SDL_Rect> text(const std::string& part) const;
 
  private:
   int w_ = 0;
@@ -93,6 +97,7 @@ class Picture {
   double cell_size_ = 0;
   std::vector<std::pair<std::string, SDL_Rect>> regions_;
   std::vector<std::pair<std::string, SDL_Rect>> widgets_;
+  std::vector<std::pair<std::string, SDL_Rect>> texts_;
 };
 
 // Real matches, played with the rules engines from scripts of castra.v1.ScriptLine JSON lines.
