@@ -292,11 +292,11 @@ class Match {
     entry.first_event = now_.events;
     now_.fold(entry);
     log_.push_back(std::move(entry));
-    if constexpr (kCheckInvariants) {
-      if (auto broken = G::check(now_.state)) {
-        invariant_broken(G::kName, dice_.match_id, log_.size() - 1, *broken);
-      }
+#ifdef CASTRA_CHECK_INVARIANTS
+    if (auto broken = G::check(now_.state)) {
+      invariant_broken(G::kName, dice_.match_id, log_.size() - 1, *broken);
     }
+#endif
     if (log_.size() % kCheckpointEvery == 0) checkpoints_.push_back(now_);
   }
 
