@@ -94,4 +94,10 @@ std::optional<RuleError> validate(const State& s, Side side, const Command& c);
 // The ids of the units on the board of a side, ascending.
 std::vector<int> units_of(const State& s, Side side);
 
+// Every advance of up to `move` steps a unit could try, legal or not, in one fixed order:
+// each step straight or diagonally ahead, a column turning 90 degrees before any step.
+// legal() keeps those validate() accepts; reasons() explains the rest.
+void advance_candidates(const Unit& u, int move, std::vector<Step>& path, int facing, Square at,
+                        std::vector<std::vector<Step>>& out);
+
 }  // namespace castra::rules::optio::detail

@@ -6,9 +6,9 @@
 #include "common/rules/optio/internal.hpp"
 
 namespace castra::rules::optio {
-namespace {
 
-// Every advance of up to `move` steps a unit could try, legal or not, in a fixed order.
+namespace detail {
+
 void advance_candidates(const Unit& u, int move, std::vector<Step>& path, int facing, Square at,
                         std::vector<std::vector<Step>>& out) {
   if (static_cast<int>(path.size()) == move) return;
@@ -27,6 +27,13 @@ void advance_candidates(const Unit& u, int move, std::vector<Step>& path, int fa
     }
   }
 }
+
+}  // namespace detail
+
+namespace {
+
+using detail::advance_candidates;
+
 
 void move_phase(detail::Ctx& ctx, Side side, Legal& out) {
   const State& s = ctx.s;

@@ -12,32 +12,12 @@
 namespace castra::rules::optio {
 namespace {
 
+using detail::advance_candidates;
 using Errors = std::vector<RuleError>;
 
 std::string unit_words(const Unit& u) {
   return std::string(unit_type_name(u.type)) + " " + std::to_string(u.id) + " at " +
          square_text(u.pos);
-}
-
-// The advances legal() enumerates for a unit, in its order: up to `move` steps, each
-// straight or diagonally ahead, a column turning 90 degrees before any step.
-void advance_candidates(const Unit& u, int move, std::vector<Step>& path, int facing, Square at,
-                        std::vector<std::vector<Step>>& out) {
-  if (static_cast<int>(path.size()) == move) return;
-  std::vector<int> facings{facing};
-  if (u.formation == Formation::kColumn) {
-    facings.push_back(turn(facing, -1));
-    facings.push_back(turn(facing, 1));
-  }
-  for (int f : facings) {
-    const auto diag = diagonally_ahead(at, f);
-    for (Square to : {diag[0], ahead(at, f), diag[1]}) {
-      path.push_back({to, f});
-      out.push_back(path);
-      advance_candidates(u, move, path, f, to, out);
-      path.pop_back();
-    }
-  }
 }
 
 // Collects one kind's refusals; a kind with one accepted candidate has no refusal.
