@@ -34,7 +34,6 @@ namespace {
 
 using detail::advance_candidates;
 
-
 void move_phase(detail::Ctx& ctx, Side side, Legal& out) {
   const State& s = ctx.s;
   for (const Unit& u : s.units) {
