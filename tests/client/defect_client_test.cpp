@@ -12,6 +12,7 @@
 #include "client/net/protocol_client.hpp"
 #include "client/sdl/theme.hpp"
 #include "tests/client/client_support.hpp"
+#include "tests/client/live_seat.hpp"
 #include "tests/support/server_process.hpp"
 
 namespace castra {
@@ -19,6 +20,8 @@ namespace {
 
 using namespace std::chrono_literals;
 using testing::Picture;
+using testing::live::password_of;
+using testing::live::Seat;
 using testing::rgb;
 namespace theme = client::theme;
 namespace o = v1::optio;
@@ -67,83 +70,6 @@ bool any_text(const Picture& p, const std::string& part) {
 std::vector<std::string> server_flags() {
   return {"--argon2-opslimit", "1", "--argon2-memlimit", "8192"};
 }
-
-std::string password_of(const std::string& name) {
-  return name + "-password";
-}
-
-// A player speaking the protocol from the test.
-struct Seat {
-  std::unique_ptr<client::ProtocolClient> c;
-  std::string name;
-  std::string match_id;
-  v1::Side side = v1::SIDE_A;
-  std::uint64_t seq = 0;
-
-  static Seat registered(const std::string& url, const std::string& name) {
-    Seat s;
-    std::string error;
-    s.c = client::ProtocolClient::connect(url, 5s, &error);
-    EXPECT_TRUE(s.c) << error;
-    if (!s.c) return s;
-    EXPECT_TRUE(s.c->hello(5s, &error)) << error;
-    s.name = name;
-    EXPECT_TRUE(s.call(client::requests::register_account(name, password_of(name))).has_session());
-    return s;
-  }
-  v1::ServerEnvelope call(v1::ClientEnvelope e) {
-    std::string error;
-    auto r = c->call(std::move(e), 10s, &error);
-    EXPECT_TRUE(r) << error;
-    return r ? *r : v1::ServerEnvelope{};
-  }
-  // A live match of `scenario` with `side` for the creator, `grace` seconds of disconnect grace.
-  std::string create(const std::string& scenario, v1::Side side, std::uint32_t grace = 0) {
-    auto e = client::requests::create_match(scenario, true);
-    e.mutable_create_match()->mutable_settings()->set_creator_side(side);
-    auto* tc = e.mutable_create_match()->mutable_settings()->mutable_time_control();
-    tc->set_kind(v1::TimeControl::LIVE);
-    tc->set_seconds_per_move(3600);
-    tc->set_disconnect_grace_seconds(grace);
-    const auto r = call(e);
-    EXPECT_TRUE(r.has_match_created()) << r.DebugString();
-    match_id = r.match_created().match().match_id();
-    this->side = side;
-    v1::ClientEnvelope p;
-    p.mutable_provide_entropy()->set_match_id(match_id);
-    p.mutable_provide_entropy()->set_entropy(std::string(32, 'a'));
-    EXPECT_TRUE(call(p).has_done());
-    return match_id;
-  }
-  void join(const std::string& id) {
-    const auto r = call(client::requests::join_match(id, std::string(32, 'b')));
-    EXPECT_TRUE(r.has_match_joined()) << r.DebugString();
-    match_id = id;
-    side = r.match_joined().match().my_side();
-  }
-  std::optional<v1::MatchUpdate> subscribe() {
-    EXPECT_TRUE(call(client::requests::subscribe(match_id)).has_subscribed());
-    return next_update(5s);
-  }
-  std::optional<v1::MatchUpdate> next_update(std::chrono::milliseconds timeout) {
-    const auto until = std::chrono::steady_clock::now() + timeout;
-    while (std::chrono::steady_clock::now() < until) {
-      std::string error;
-      auto push = c->next_push(100ms, &error);
-      if (push && push->has_match_update() && push->match_update().match_id() == match_id)
-        return push->match_update();
-    }
-    return std::nullopt;
-  }
-  void submit(const v1::GameCommand& command) {
-    v1::ClientEnvelope e;
-    e.mutable_submit_command()->set_match_id(match_id);
-    e.mutable_submit_command()->set_client_seq(++seq);
-    *e.mutable_submit_command()->mutable_command() = command;
-    const auto r = call(e);
-    EXPECT_TRUE(r.command_result().accepted()) << r.DebugString();
-  }
-};
 
 std::vector<std::string> as(const testing::ServerProcess& server, const std::string& name,
                             const std::string& id, const std::string& script) {
@@ -361,7 +287,7 @@ TEST(ClientDefect, TheClaimCountdownEndsWithTheClaim) {
   ASSERT_TRUE(server.started()) << server.log();
   Seat alice = Seat::registered(server.ws_url(), "alice");
   Seat bob = Seat::registered(server.ws_url(), "bob");
-  const std::string id = alice.create("optio/cannae", v1::SIDE_A, 10);  // the shortest grace
+  const std::string id = alice.create("optio/cannae", v1::SIDE_A, 0, 10);  // the shortest grace
   bob.join(id);
   ASSERT_TRUE(bob.subscribe());
   bob.c.reset();  // gone while both sides must give their orders

@@ -61,13 +61,17 @@ struct Seat {
     EXPECT_TRUE(r.has_session()) << r.DebugString();
     return s;
   }
-  std::string create(const std::string& scenario, v1::Side side, std::uint32_t delay = 0) {
+  // A live match of `scenario` with `side` for the creator, spectators `delay` turns behind
+  // and `grace` seconds of disconnect grace.
+  std::string create(const std::string& scenario, v1::Side side, std::uint32_t delay = 0,
+                     std::uint32_t grace = 0) {
     auto e = client::requests::create_match(scenario, true);
     e.mutable_create_match()->mutable_settings()->set_creator_side(side);
     e.mutable_create_match()->mutable_settings()->set_spectator_delay_turns(delay);
     auto* tc = e.mutable_create_match()->mutable_settings()->mutable_time_control();
     tc->set_kind(v1::TimeControl::LIVE);
     tc->set_seconds_per_move(3600);
+    tc->set_disconnect_grace_seconds(grace);
     const auto r = call(e);
     EXPECT_TRUE(r.has_match_created()) << r.DebugString();
     match_id = r.match_created().match().match_id();
