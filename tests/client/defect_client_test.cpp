@@ -20,9 +20,9 @@ namespace {
 
 using namespace std::chrono_literals;
 using testing::Picture;
+using testing::rgb;
 using testing::live::password_of;
 using testing::live::Seat;
-using testing::rgb;
 namespace theme = client::theme;
 namespace o = v1::optio;
 namespace s = v1::stand;
