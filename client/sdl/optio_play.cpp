@@ -654,7 +654,8 @@ int OptioPlay::panel(Ui& ui, Client& client, const SDL_Rect& r) {
                  x, y, w, theme::kTextDim, 13);
   }
   if (ul->shoot_targets_size() > 0)
-    y = say_line(p, "Click an enemy ringed in violet to shoot at it.", x, y, w, theme::kTextDim, 13);
+    y = say_line(p, "Click an enemy ringed in violet to shoot at it.", x, y, w, theme::kTextDim,
+                 13);
   if (ul->rotations_size() > 0) {
     p.text("Rotate:", x, y + 6, 13, theme::kText);
     static const char* kFacing[] = {"N", "E", "S", "W"};

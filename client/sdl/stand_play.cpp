@@ -484,8 +484,8 @@ int StandPlay::panel(Ui& ui, Client& client, const SDL_Rect& r) {
   }
   for (const auto& a : l->attacks()) {
     if (!same(a.from(), *selected_)) continue;
-    y = say_line(p, "Click an enemy hex ringed in violet to attack it with every figure here.", x, y,
-                 w, theme::kTextDim, 13);
+    y = say_line(p, "Click an enemy hex ringed in violet to attack it with every figure here.", x,
+                 y, w, theme::kTextDim, 13);
   }
   return y - r.y;
 }

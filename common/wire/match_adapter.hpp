@@ -21,9 +21,9 @@ template <typename W>
 concept WireCodec = rules::RuleSet<typename W::Game> &&
     requires(const v1::ScenarioFile& sf, const v1::GameCommand& gc, v1::GameCommand* mgc,
              const v1::GameEvent& ge, v1::GameEvent* mge, const v1::GameState& gs,
-             v1::GameState* mgs, v1::GameLegal* mgl,
-             const typename W::Game::Command& c, const typename W::Game::Event& e,
-             const typename W::Game::State& s, const typename W::Game::Legal& l) {
+             v1::GameState* mgs, v1::GameLegal* mgl, const typename W::Game::Command& c,
+             const typename W::Game::Event& e, const typename W::Game::State& s,
+             const typename W::Game::Legal& l) {
   { W::kName } -> std::convertible_to<std::string_view>;
   { W::scenario(sf) } -> std::same_as<Checked<typename W::Game::Scenario>>;
   { W::command(gc) } -> std::same_as<Checked<typename W::Game::Command>>;
