@@ -58,8 +58,7 @@ TEST(ClientLobby, RegistersCreatesAMatchThroughItsOwnClicksAndListsIt) {
             0)
       << log_of(dir);
   // The server has the match the clicks made, by alice, open, with a published commitment.
-  Seat watcher = Seat::connect(server.ws_url());
-  watcher.call(client::requests::guest());
+  Seat watcher = Seat::guest(server.ws_url());
   const auto listed = watcher.call(client::requests::list_matches(v1::MATCH_OPEN));
   ASSERT_EQ(listed.matches().matches_size(), 1) << listed.DebugString();
   const auto& m = listed.matches().matches(0);
@@ -401,8 +400,7 @@ TEST(ClientLiveSpectator, WatchesAsAGuestWithTheDelayShownAndNothingToClick) {
   // Both deploy, so that there is something to see.
   ASSERT_NE(deploy_both(alice, *first_a, bob, *first_b).first, nullptr);
   // What a spectator is shown, from the test's own guest connection.
-  Seat guest = Seat::connect(server.ws_url());
-  guest.call(client::requests::guest());
+  Seat guest = Seat::guest(server.ws_url());
   guest.match_id = id;
   auto seen = guest.subscribe();
   ASSERT_TRUE(seen && seen->has_snapshot());
@@ -506,8 +504,7 @@ TEST(ClientLiveReplay, ShowsTheBoardAsItWasAtEachStepAndJumpsToATurn) {
   ASSERT_GT(turn2, moved + 1);
   // The server's pictures agree with the story: the hex is empty before the move and held
   // after it, to the end.
-  Seat guest = Seat::connect(server.ws_url());
-  guest.call(client::requests::guest());
+  Seat guest = Seat::guest(server.ws_url());
   const auto picture = [&](std::uint32_t k) {
     const auto r = guest.call(client::requests::get_snapshot(id, k));
     EXPECT_TRUE(r.has_snapshot()) << r.DebugString();
@@ -766,8 +763,7 @@ TEST(ClientLiveReplay, ShowsAnOptioBoardAsItWasIncludingEachSidesOrdersCard) {
   ASSERT_LE(paths, static_cast<int>(std::size(theme::kPathColors)));
   ASSERT_EQ(last, *moved + 1) << "the advance is the last entry with events";
   // The server's pictures: the unit on its square before the advance, on another after it.
-  Seat guest = Seat::connect(server.ws_url());
-  guest.call(client::requests::guest());
+  Seat guest = Seat::guest(server.ws_url());
   const auto unit_at = [&](std::uint32_t k) {
     const auto r = guest.call(client::requests::get_snapshot(id, k));
     EXPECT_TRUE(r.has_snapshot()) << r.DebugString();

@@ -123,8 +123,7 @@ TEST(ClientDefect, ReplayStepToAnAttackDoesNotShowItsCasualtiesYet) {
   }
   ASSERT_TRUE(found) << "no attack took casualties: the test shows nothing";
   // The defender's figures before the attack's entry, from the server's picture by entry.
-  Seat guest = Seat::connect(server.ws_url());
-  guest.call(client::requests::guest());
+  Seat guest = Seat::guest(server.ws_url());
   const auto before_entry = guest.call(client::requests::get_snapshot(id, entry));
   ASSERT_TRUE(before_entry.has_snapshot()) << before_entry.DebugString();
   int before = 0;
@@ -175,8 +174,7 @@ TEST(ClientDefect, DelayedSpectatorSeesTheClocksOfHisPicture) {
   play_until_turn(alice, bob, 2);
   // What the delayed spectator is shown, from the test's own guest connection: a past
   // picture, while the present has a clock running.
-  Seat watcher = Seat::connect(server.ws_url());
-  watcher.call(client::requests::guest());
+  Seat watcher = Seat::guest(server.ws_url());
   watcher.match_id = id;
   const auto seen = watcher.subscribe();
   ASSERT_TRUE(seen && seen->has_snapshot());

@@ -54,6 +54,12 @@ struct Seat {
     EXPECT_TRUE(r) << error;
     return r ? *r : v1::ServerEnvelope{};
   }
+  // A guest (signed in without an account): what a spectator in the lobby is.
+  static Seat guest(const std::string& url) {
+    Seat s = connect(url);
+    s.call(client::requests::guest());
+    return s;
+  }
   static Seat registered(const std::string& url, const std::string& name) {
     Seat s = connect(url);
     s.name = name;
