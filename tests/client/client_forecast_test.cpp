@@ -12,27 +12,13 @@
 namespace castra {
 namespace {
 
+using testing::OfflineRun;
 using testing::Picture;
 using testing::rgb;
+using testing::run_offline;
 namespace theme = client::theme;
 namespace o = v1::optio;
 namespace s = v1::stand;
-
-struct ClientRun {
-  std::string dir;
-  int exit_code = -1;
-};
-
-ClientRun run_offline(const std::string& name, const std::string& view, const std::string& script) {
-  ClientRun r;
-  r.dir = testing::make_temp_dir("castra-client-forecast-" + name);
-  testing::write_file(r.dir + "/view.jsonl", view);
-  testing::write_file(r.dir + "/script.txt", script);
-  r.exit_code = testing::run_client(
-      r.dir, {"--snapshot", r.dir + "/view.jsonl", "--commands-out", r.dir + "/commands.jsonl",
-              "--script", r.dir + "/script.txt", "--exit-after", "100"});
-  return r;
-}
 
 std::string at(int col, int row) {
   return std::to_string(col) + " " + std::to_string(row);
@@ -68,7 +54,7 @@ TEST(ClientForecast, HoveringAnOptioChargeShowsItsForecastBeforeTheClick) {
     if (u.id() == chosen->unit()) unit = &u;
   ASSERT_NE(unit, nullptr);
   const auto& last = *charge->steps().rbegin();
-  const ClientRun r =
+  const OfflineRun r =
       run_offline("optio", testing::offline_view(*m, rules::Side::kA),
                   "wait snapshot\nwait legal\nclick-cell " +
                       at(unit->at().col(), unit->at().row()) + "\nframes 3\nhover-cell " +
@@ -99,7 +85,7 @@ TEST(ClientForecast, HoveringAStandAttackShowsItsForecastBeforeTheClick) {
   ASSERT_NE(choice, nullptr) << "no attack in the training game";
   ASSERT_EQ(choice->forecasts_size(), choice->targets_size());
   const auto& target = choice->forecasts(0).target();
-  const ClientRun r =
+  const OfflineRun r =
       run_offline("stand", testing::offline_view(*m, side),
                   "wait snapshot\nwait legal\nclick-cell " +
                       at(choice->from().col(), choice->from().row()) + "\nframes 3\nhover-cell " +
@@ -128,7 +114,7 @@ TEST(ClientForecast, TheLogLineOfAFightNamesBothUnitsAndTheModifiers) {
   EXPECT_NE(fight.find(" against side "), std::string::npos) << fight;
   EXPECT_NE(fight.find(": sum "), std::string::npos) << fight;
   const std::string shown = fight.substr(0, 60);
-  const ClientRun r =
+  const OfflineRun r =
       run_offline("log", testing::offline_view(*m, rules::Side::kA),
                   "wait snapshot\nexpect log " + shown + "\nframes 3\nscreenshot log.png\nquit\n");
   ASSERT_EQ(r.exit_code, 0) << testing::read_file(r.dir + "/client.log");

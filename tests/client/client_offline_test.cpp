@@ -14,29 +14,13 @@
 namespace castra {
 namespace {
 
+using testing::OfflineRun;
 using testing::Picture;
 using testing::rgb;
+using testing::run_offline;
 namespace theme = client::theme;
 namespace o = v1::optio;
 namespace s = v1::stand;
-
-struct OfflineRun {
-  std::string dir;
-  int exit_code = -1;
-};
-
-// Writes the view and the script, runs the client on them.
-OfflineRun run_offline(const std::string& name, const std::string& view,
-                       const std::string& script) {
-  OfflineRun r;
-  r.dir = testing::make_temp_dir("castra-client-" + name);
-  testing::write_file(r.dir + "/view.jsonl", view);
-  testing::write_file(r.dir + "/script.txt", script);
-  r.exit_code = testing::run_client(
-      r.dir, {"--snapshot", r.dir + "/view.jsonl", "--commands-out", r.dir + "/commands.jsonl",
-              "--script", r.dir + "/script.txt", "--exit-after", "100"});
-  return r;
-}
 
 std::string log_of(const OfflineRun& r) {
   return testing::read_file(r.dir + "/client.log");

@@ -434,4 +434,18 @@ std::vector<v1::SubmitCommand> read_commands(const std::string& path) {
   return out;
 }
 
+OfflineRun run_offline(const std::string& name, const std::string& view, const std::string& script,
+                       const std::vector<std::string>& extra) {
+  OfflineRun r;
+  r.dir = make_temp_dir("castra-client-" + name);
+  write_file(r.dir + "/view.jsonl", view);
+  write_file(r.dir + "/script.txt", script);
+  std::vector<std::string> args = {
+      "--snapshot", r.dir + "/view.jsonl", "--commands-out", r.dir + "/commands.jsonl",
+      "--script",   r.dir + "/script.txt", "--exit-after",   "100"};
+  args.insert(args.end(), extra.begin(), extra.end());
+  r.exit_code = run_client(r.dir, args);
+  return r;
+}
+
 }  // namespace castra::testing

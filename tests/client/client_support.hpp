@@ -34,6 +34,16 @@ std::string client_command(const std::string& dir, const std::vector<std::string
 int run_client(const std::string& dir, const std::vector<std::string>& args,
                std::chrono::seconds timeout = 120s);
 
+// One offline run of castra-client: a view (--snapshot JSON lines) and a script written into
+// a fresh directory named after `name`, the client run on them (the commands it would send
+// go to dir/commands.jsonl), `extra` flags after the usual ones.
+struct OfflineRun {
+  std::string dir;
+  int exit_code = -1;
+};
+OfflineRun run_offline(const std::string& name, const std::string& view, const std::string& script,
+                       const std::vector<std::string>& extra = {});
+
 // castra-client running in the background while the test plays the other side.
 class ClientProcess {
  public:

@@ -19,8 +19,10 @@ namespace castra {
 namespace {
 
 using namespace std::chrono_literals;
+using testing::OfflineRun;
 using testing::Picture;
 using testing::rgb;
+using testing::run_offline;
 using testing::live::password_of;
 using testing::live::Seat;
 namespace theme = client::theme;
@@ -32,25 +34,6 @@ std::string log_of(const std::string& dir) {
 }
 
 // ---- offline ---------------------------------------------------------------------------------
-
-struct OfflineRun {
-  std::string dir;
-  int exit_code = -1;
-};
-
-OfflineRun run_offline(const std::string& name, const std::string& view, const std::string& script,
-                       std::vector<std::string> extra = {}) {
-  OfflineRun r;
-  r.dir = testing::make_temp_dir("castra-defect-" + name);
-  testing::write_file(r.dir + "/view.jsonl", view);
-  testing::write_file(r.dir + "/script.txt", script);
-  std::vector<std::string> args = {
-      "--snapshot", r.dir + "/view.jsonl", "--commands-out", r.dir + "/commands.jsonl",
-      "--script",   r.dir + "/script.txt", "--exit-after",   "100"};
-  args.insert(args.end(), extra.begin(), extra.end());
-  r.exit_code = testing::run_client(r.dir, args);
-  return r;
-}
 
 bool overlap(const SDL_Rect& a, const SDL_Rect& b) {
   return SDL_HasIntersection(&a, &b) == SDL_TRUE;
