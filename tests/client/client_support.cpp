@@ -264,7 +264,8 @@ std::string play_line(wire::AnyMatch& m, const std::string& line) {
 }
 
 std::unique_ptr<wire::AnyMatch> optio_training(int lines, bool fair_dice) {
-  auto m = make(source_dir() + "/scenarios/optio/training.json", "client-test-optio");
+  auto m =
+      make(source_dir() + "/tests/rules/optio/data/training_scenario.json", "client-test-optio");
   if (!m) return nullptr;
   std::vector<int> dice;
   std::istringstream in(read_file(source_dir() + "/tests/rules/optio/data/training_game.dice"));

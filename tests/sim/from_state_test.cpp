@@ -123,7 +123,7 @@ void expect_cut_game_ends_as_whole(const Game& g, std::size_t cut) {
 
 TEST(CastraSimFromState, AnOptioGameCutInTwoEndsAsTheWholeGame) {
   // Cut in the middle of the fighting: leader dice were rolled before and are rolled after.
-  expect_cut_game_ends_as_whole({kSource + "/scenarios/optio/training.json",
+  expect_cut_game_ends_as_whole({kSource + "/tests/rules/optio/data/training_scenario.json",
                                  kSource + "/tests/rules/optio/data/training_game.jsonl",
                                  {5, 2, 4, 5, 2, 4, 5, 1, 3, 1, 6, 3},
                                  "optio-1"},

@@ -59,7 +59,7 @@ std::string last_string(const std::string& out, const std::string& key) {
 // The golden hash was recorded under optio-1; a game keeps the rules version it began with.
 TEST(CastraSim, TheOptioTrainingGameRunsToItsResultAndGoldenHash) {
   const SimRun r = run("run --rules-version optio-1 --scenario " + kSource +
-                       "/scenarios/optio/training.json --commands " + kSource +
+                       "/tests/rules/optio/data/training_scenario.json --commands " + kSource +
                        "/tests/rules/optio/data/training_game.jsonl --seed " + kSeed + " --dice " +
                        dice_list(kSource + "/tests/rules/optio/data/training_game.dice"));
   ASSERT_EQ(r.exit_code, 0) << r.out;
@@ -126,8 +126,9 @@ TEST(CastraSim, ARefusedCommandPrintsItsRuleAndExitsThree) {
   const std::string script = ::testing::TempDir() + "/refused.jsonl";
   std::ofstream(script)
       << "{\"side\":\"SIDE_B\",\"command\":{\"optio\":{\"end_deployment\":{}}}}\n";
-  const SimRun r = run("run --scenario " + kSource + "/scenarios/optio/training.json --commands " +
-                       script + " --seed " + kSeed);
+  const SimRun r = run("run --scenario " + kSource +
+                       "/tests/rules/optio/data/training_scenario.json --commands " + script +
+                       " --seed " + kSeed);
   EXPECT_EQ(r.exit_code, 3) << r.out;
   EXPECT_NE(r.out.find("\"refused\":{\"line\":1"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("match.turn"), std::string::npos) << r.out;
@@ -138,8 +139,9 @@ TEST(CastraSim, ARefusedCommandPrintsItsRuleAndExitsThree) {
 // square for `a_length` squares, zigzagging when `a_zigzag`.
 std::unique_ptr<wire::AnyMatch> play_optio(int phases, int a_length, bool a_zigzag) {
   v1::ScenarioFile scenario;
-  EXPECT_TRUE(
-      pbu::JsonStringToMessage(read(kSource + "/scenarios/optio/training.json"), &scenario).ok());
+  EXPECT_TRUE(pbu::JsonStringToMessage(
+                  read(kSource + "/tests/rules/optio/data/training_scenario.json"), &scenario)
+                  .ok());
   match::Bytes32 seed{};
   seed.fill(0x5A);
   auto made = wire::make_match({"verify-optio", scenario, "", seed});

@@ -28,10 +28,14 @@ std::string read(const std::string& path) {
   return ss.str();
 }
 
-v1::ScenarioFile scenario(const std::string& name) {
+v1::ScenarioFile scenario_file(const std::string& path) {
   v1::ScenarioFile f;
-  EXPECT_TRUE(pbu::JsonStringToMessage(read("scenarios/" + name + ".json"), &f).ok()) << name;
+  EXPECT_TRUE(pbu::JsonStringToMessage(read(path), &f).ok()) << path;
   return f;
+}
+
+v1::ScenarioFile scenario(const std::string& name) {
+  return scenario_file("scenarios/" + name + ".json");
 }
 
 std::vector<std::string> lines_of(const std::string& path) {
@@ -122,7 +126,8 @@ PlayedGame computer_game(std::string name, v1::ScenarioFile sc) {
 
 const PlayedGame& played(Which which) {
   static const PlayedGame kOptioScript =
-      scripted("OptioScript", scenario("optio/training"), optio_dice(), optio_script());
+      scripted("OptioScript", scenario_file("tests/rules/optio/data/training_scenario.json"),
+               optio_dice(), optio_script());
   // The dice of tests/rules/stand/scripted_game_test.cpp: a tied roll-off rolled again, then
   // one d10 for each of the two turns' fractional fights.
   static const PlayedGame kStandScript =

@@ -13,7 +13,8 @@ namespace {
 namespace wo = castra::wire::optio;
 
 TEST(OptioCodec, BothScenarioFilesLoadAndMakeValidStates) {
-  for (const char* f : {"scenarios/optio/training.json", "scenarios/optio/cannae.json"}) {
+  for (const char* f :
+       {"tests/rules/optio/data/training_scenario.json", "scenarios/optio/cannae.json"}) {
     auto sc = wo::scenario_from_json(read_file(f));
     ASSERT_TRUE(sc.ok()) << f << ": " << sc.error().message;
     auto s = Game::initial_state(*sc, rs());
@@ -49,7 +50,7 @@ TEST(OptioCodec, MalformedScenariosAndCommandsAreRefused) {
 }
 
 TEST(OptioCodec, CommandsEventsAndStatesRoundTripThroughRandomGames) {
-  auto sc = wo::scenario_from_json(read_file("scenarios/optio/training.json"));
+  auto sc = wo::scenario_from_json(read_file("tests/rules/optio/data/training_scenario.json"));
   ASSERT_TRUE(sc.ok());
   int commands = 0, events = 0;
   for (std::uint64_t seed = 1; seed <= 30; ++seed) {

@@ -147,7 +147,7 @@ Tally run_scenario(const std::string& file, int games) {
 
 TEST(Forecast, OptioChargesAndShotsForecastWhatDecideDoes) {
   // Cannae's big armies meet far more often than the training battle's.
-  for (const auto& [file, games] : {std::pair{"scenarios/optio/training.json", 60},
+  for (const auto& [file, games] : {std::pair{"tests/rules/optio/data/training_scenario.json", 60},
                                     std::pair{"scenarios/optio/cannae.json", 12}}) {
     const Tally t = run_scenario(file, games);
     // The random games reach every kind of outcome a forecast describes.

@@ -33,7 +33,8 @@ State lone(UT type, Square at = {5, 3}, int facing = kS, Formation f = Formation
 // ---- deployment -------------------------------------------------------------------------------
 
 State training() {
-  auto sc = wire::optio::scenario_from_json(read_file("scenarios/optio/training.json"));
+  auto sc =
+      wire::optio::scenario_from_json(read_file("tests/rules/optio/data/training_scenario.json"));
   EXPECT_TRUE(sc.ok());
   auto s = Game::initial_state(*sc, rs());
   EXPECT_TRUE(s.ok());

@@ -129,7 +129,7 @@ void run_scenario(const std::string& file) {
 }
 
 TEST(OptioProperty, TrainingRandomGamesKeepEveryInvariant) {
-  run_scenario("scenarios/optio/training.json");
+  run_scenario("tests/rules/optio/data/training_scenario.json");
 }
 TEST(OptioProperty, CannaeRandomGamesKeepEveryInvariant) {
   run_scenario("scenarios/optio/cannae.json");

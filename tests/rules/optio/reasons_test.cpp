@@ -242,7 +242,7 @@ void random_games(const std::string& file, int games) {
 }
 
 TEST(Reasons, OptioAgreeWithLegalInRandomTrainingGames) {
-  random_games("scenarios/optio/training.json", 12);
+  random_games("tests/rules/optio/data/training_scenario.json", 12);
 }
 
 TEST(Reasons, OptioAgreeWithLegalInRandomCannaeGames) {

@@ -1,6 +1,7 @@
 // Writes the scripted training game of scripted_game_test.cpp: a greedy player for both
-// sides (charge, else shoot, else close on the nearest enemy) on scenarios/optio/training.json.
-// Run by hand when the rules change on purpose:
+// sides (charge, else shoot, else close on the nearest enemy) on
+// tests/rules/optio/data/training_scenario.json (the training battle as first shipped;
+// scenarios/optio/training.json has since changed). Run by hand when the rules change on purpose:
 //   optio_script_gen SOURCE_DIR   (rewrites tests/rules/optio/data/training_game.*)
 // and update the expected result in scripted_game_test.cpp from what it prints.
 #include <fstream>
@@ -100,7 +101,7 @@ Command choose(const State& s, Side side) {
 
 int main(int argc, char** argv) {
   const std::string dir = argc > 1 ? argv[1] : ".";
-  std::ifstream in(dir + "/scenarios/optio/training.json");
+  std::ifstream in(dir + "/tests/rules/optio/data/training_scenario.json");
   std::stringstream ss;
   ss << in.rdbuf();
   auto sc = castra::wire::optio::scenario_from_json(ss.str());

@@ -22,7 +22,8 @@ std::vector<int> dice_faces() {
 
 // The golden hash was recorded under optio-1 (a state's bytes name its version).
 TEST(OptioScriptedGame, TrainingBattleRunsToSideBWinning) {
-  auto sc = wire::optio::scenario_from_json(read_file("scenarios/optio/training.json"));
+  auto sc =
+      wire::optio::scenario_from_json(read_file("tests/rules/optio/data/training_scenario.json"));
   ASSERT_TRUE(sc.ok()) << sc.error().message;
   auto script =
       wire::optio::script_from_jsonl(read_file("tests/rules/optio/data/training_game.jsonl"));
