@@ -101,12 +101,28 @@ std::vector<std::string> server_flags() {
           "--max-connections-per-address", "1000", "--log-level", "warn"};
 }
 
-void expect_every_command_acknowledged(const std::string& scenario) {
+// `json`: the spectators speak castra.v1.json.
+void expect_every_command_acknowledged(const std::string& scenario, bool json = false) {
   ServerProcess server(server_flags());
   ASSERT_TRUE(server.started()) << server.log();
-  const auto s = run_load({"matches", "--url", server.ws_url(), "--server-pid",
-                           std::to_string(server.pid()), "--matches", "4", "--spectators", "1",
-                           "--rate", "50", "--seconds", "3", "--scenario", scenario});
+  std::vector<std::string> args = {"matches",
+                                   "--url",
+                                   server.ws_url(),
+                                   "--server-pid",
+                                   std::to_string(server.pid()),
+                                   "--matches",
+                                   "4",
+                                   "--spectators",
+                                   "1",
+                                   "--rate",
+                                   "50",
+                                   "--seconds",
+                                   "3",
+                                   "--scenario",
+                                   scenario};
+  if (json) args.push_back("--json-spectators");
+  const auto s = run_load(args);
+  EXPECT_EQ(field(s, "json_spectators"), json ? 1 : 0);
   // 50 a second for 3 seconds, every one sent, answered, accepted and seen.
   EXPECT_GE(field(s, "commands_sent"), 140);
   EXPECT_EQ(field(s, "commands_acked"), field(s, "commands_sent"));
@@ -127,6 +143,10 @@ TEST(LoadSmoke, FourOptioMatchesAtFiftyCommandsASecondHaveEveryCommandAcknowledg
 
 TEST(LoadSmoke, FourStandMatchesAtFiftyCommandsASecondHaveEveryCommandAcknowledged) {
   expect_every_command_acknowledged("stand/test");
+}
+
+TEST(JsonProtocol, LoadWithJsonSpectatorsHasEveryCommandAcknowledgedAndSeen) {
+  expect_every_command_acknowledged("optio/test", /*json=*/true);
 }
 
 TEST(LoadSmoke, IdleConnectionsSignInAgainWithTheirSessionTokens) {
