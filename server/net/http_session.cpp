@@ -37,6 +37,13 @@ void HttpSession<Stream>::run() {
   // proxy's connections are counted by the address it forwards, once the request is read.
   const std::string address = canonical_address(peer_).value_or(peer_);
   if (state_->trusted_proxies().count(address) == 0) {
+    if (state_->cooling_down(address)) {
+      // Logged once, when the cool-down began: one line per refusal would be a flood of its own.
+      spdlog::debug("event=connection_refused reason=abuse_cooldown address={}", address);
+      beast::error_code ec;
+      beast::get_lowest_layer(stream_).socket().close(ec);
+      return;
+    }
     if (!state_->add_address(address)) {
       spdlog::warn("event=connection_refused reason=too_many_connections address={}", address);
       beast::error_code ec;
