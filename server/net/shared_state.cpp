@@ -86,10 +86,11 @@ void SharedState::struck(const std::string& address) {
                options_.abuse_cooldown_seconds);
 }
 
-bool SharedState::cooling_down(const std::string& address) {
+Clock::duration SharedState::cooldown_left(const std::string& address) {
   std::lock_guard lock(mutex_);
   auto it = strikes_.find(address);
-  return it != strikes_.end() && Clock::now() < it->second.until;
+  if (it == strikes_.end()) return Clock::duration::zero();
+  return std::max(Clock::duration::zero(), it->second.until - Clock::now());
 }
 
 void SharedState::shut_down_all() {

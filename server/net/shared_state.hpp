@@ -48,8 +48,9 @@ class SharedState {
   // reconnecting at once would otherwise buy a fresh rate-limit bucket and another oversized
   // read each time, all on the honest players' threads.
   void struck(const std::string& address);
-  // True while `address` cools down: its new connections are closed at the accept.
-  bool cooling_down(const std::string& address);
+  // How long `address` still cools down (zero: it does not): its new connections are held
+  // unread until then, and closed.
+  std::chrono::steady_clock::duration cooldown_left(const std::string& address);
 
  private:
   NetOptions options_;

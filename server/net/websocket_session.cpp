@@ -78,7 +78,7 @@ void WebsocketSession<NextLayer>::on_accept(beast::error_code ec) {
   state_->join(this, this->weak_from_this());
   // Behind a trusted proxy: counted by the forwarded address now, told why if over.
   if (!counted_) {
-    const bool cooling = state_->cooling_down(address_);
+    const bool cooling = state_->cooldown_left(address_) > std::chrono::seconds(0);
     if (cooling || !state_->add_address(address_)) {
       // A cool-down was logged once, when it began.
       if (cooling) {

@@ -1,5 +1,6 @@
-// An address whose connections are cut off for abuse again and again is refused at the accept
-// for --abuse-cooldown seconds (docs/protocol.md, "Limits"); its open connections carry on.
+// An address whose connections are cut off for abuse again and again gets no new connection
+// for --abuse-cooldown seconds: each is held unread, then closed (docs/protocol.md, "Limits").
+// Its open connections carry on.
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -41,7 +42,8 @@ TEST(AbuseCooldown, AThirdCutOffRefusesTheAddressAtTheAcceptUntilTheCooldownEnds
   std::string error;
   EXPECT_TRUE(ProtocolClient::connect(server.ws_url(), 5s, &error)) << error;
 
-  // The third is told why like the others; then the address cools down.
+  // The third is told why like the others; then the address cools down: a new connection is
+  // held without an upgrade until the cool-down ends, and closed.
   v1::ErrorCode code = v1::ERROR_UNSPECIFIED;
   EXPECT_EQ(cut_off_for_an_oversized_frame(server, &code), 1009);
   EXPECT_EQ(code, v1::ERROR_FRAME_TOO_LARGE);
