@@ -30,7 +30,7 @@ struct NetOptions {
   std::size_t max_queued_frames = 256;
   std::size_t max_queued_bytes = 4 * 1024 * 1024;
   int slow_reader_seconds = 5;      // reads paused for its unread answers this long: dropped
-  int abuse_cooldown_seconds = 10;  // an address cut off for abuse 3 times: refused this long
+  int abuse_cooldown_seconds = 10;  // an address cut off for abuse 3 times: no new connection
   std::string tls_cert_file;        // both set: the port serves TLS only (wss://, https://)
   std::string tls_key_file;
   std::vector<std::string> trusted_proxies;  // whose X-Forwarded-For is believed
