@@ -107,6 +107,16 @@ void add_server_flags(CLI::App& app, Flags& flags) {
   app.add_option("--max-queued-bytes", net.max_queued_bytes,
                  "Outbound bytes queued for a client before it is dropped as a slow reader")
       ->capture_default_str();
+  app.add_option("--slow-reader-timeout", net.slow_reader_seconds,
+                 "Seconds a client may leave its answers unread (its requests unread meanwhile) "
+                 "before it is dropped as a slow reader")
+      ->check(CLI::Range(1, 3600))
+      ->capture_default_str();
+  app.add_option("--abuse-cooldown", net.abuse_cooldown_seconds,
+                 "Seconds an address is refused at the accept after 3 of its connections were "
+                 "cut off for abuse within 10 s (0: never)")
+      ->check(CLI::Range(0, 86400))
+      ->capture_default_str();
   app.add_option("--handshake-timeout", net.handshake_timeout_seconds,
                  "Seconds for TLS, the WebSocket upgrade, and then the Hello")
       ->capture_default_str();

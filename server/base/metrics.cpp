@@ -67,7 +67,7 @@ std::string Metrics::render() const {
       << "# HELP castra_connections_total WebSocket connections accepted since start.\n"
       << "# TYPE castra_connections_total counter\n"
       << "castra_connections_total " << connections_total_.load() << "\n"
-      << "# HELP castra_slow_reader_disconnects_total Clients dropped for a full outbound queue.\n"
+      << "# HELP castra_slow_reader_disconnects_total Clients dropped for answers left unread.\n"
       << "# TYPE castra_slow_reader_disconnects_total counter\n"
       << "castra_slow_reader_disconnects_total " << slow_readers_.load() << "\n"
       << "# HELP castra_password_hashes_total Argon2id hashes and verifications run.\n"

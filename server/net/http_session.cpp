@@ -5,6 +5,8 @@
 #include <boost/asio/dispatch.hpp>
 #include <boost/beast/websocket.hpp>
 
+#include <algorithm>
+#include <chrono>
 #include <optional>
 #include <type_traits>
 #include <utility>
@@ -37,8 +39,29 @@ void HttpSession<Stream>::run() {
   // proxy's connections are counted by the address it forwards, once the request is read.
   const std::string address = canonical_address(peer_).value_or(peer_);
   if (state_->trusted_proxies().count(address) == 0) {
-    if (!state_->add_address(address)) {
-      spdlog::warn("event=connection_refused reason=too_many_connections address={}", address);
+    const auto cooldown = state_->cooldown_left(address);
+    if (cooldown > std::chrono::seconds(0) && state_->add_address(address)) {
+      // Held unread until the cool-down ends, then closed: closed at once, the client would be
+      // back within milliseconds, each retry an accept. The hold counts against the address's
+      // limit, so past it the connection is closed at once (below). Logged once, when the
+      // cool-down began: one line per refusal would be a flood of its own.
+      spdlog::debug("event=connection_held reason=abuse_cooldown address={}", address);
+      counted_ = true;
+      state_->join(this, this->weak_from_this());
+      const auto until = std::min<std::chrono::steady_clock::duration>(
+          cooldown, std::chrono::seconds(state_->options().handshake_timeout_seconds));
+      boost::asio::dispatch(stream_.get_executor(), [self = this->shared_from_this(), until] {
+        beast::get_lowest_layer(self->stream_).expires_after(until);
+        self->hold();
+      });
+      return;
+    }
+    if (cooldown > std::chrono::seconds(0) || !state_->add_address(address)) {
+      if (cooldown > std::chrono::seconds(0)) {
+        spdlog::debug("event=connection_refused reason=abuse_cooldown address={}", address);
+      } else {
+        spdlog::warn("event=connection_refused reason=too_many_connections address={}", address);
+      }
       beast::error_code ec;
       beast::get_lowest_layer(stream_).socket().close(ec);
       return;
@@ -187,6 +210,16 @@ void HttpSession<Stream>::linger() {
                           [self = this->shared_from_this()](beast::error_code ec, std::size_t) {
                             if (!ec) self->linger();
                           });
+}
+
+template <class Stream>
+void HttpSession<Stream>::hold() {
+  // Reads and drops whatever comes until the expiry set in run() closes the socket.
+  buffer_.clear();
+  beast::get_lowest_layer(stream_).async_read_some(
+      buffer_.prepare(4096), [self = this->shared_from_this()](beast::error_code ec, std::size_t) {
+        if (!ec) self->hold();
+      });
 }
 
 template <class Stream>

@@ -29,7 +29,8 @@ class HttpSession : public Closable, public std::enable_shared_from_this<HttpSes
   void on_read(boost::beast::error_code ec, std::size_t bytes);
   void on_write(bool keep_alive, boost::beast::error_code ec, std::size_t bytes);
   void do_eof();
-  void linger();  // plain connections only: drains the peer's bytes after our last answer
+  void linger();
+  void hold();  // plain connections only: drains the peer's bytes after our last answer
   void fail(boost::beast::error_code ec, const char* what);
 
   Stream stream_;

@@ -29,7 +29,9 @@ struct NetOptions {
   int max_connections_per_address = 32;
   std::size_t max_queued_frames = 256;
   std::size_t max_queued_bytes = 4 * 1024 * 1024;
-  std::string tls_cert_file;  // both set: the port serves TLS only (wss://, https://)
+  int slow_reader_seconds = 5;      // reads paused for its unread answers this long: dropped
+  int abuse_cooldown_seconds = 10;  // an address cut off for abuse 3 times: no new connection
+  std::string tls_cert_file;        // both set: the port serves TLS only (wss://, https://)
   std::string tls_key_file;
   std::vector<std::string> trusted_proxies;  // whose X-Forwarded-For is believed
   std::string admin_socket;                  // a Unix socket path; empty: none

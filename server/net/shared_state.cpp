@@ -1,10 +1,21 @@
 #include "server/net/shared_state.hpp"
 
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
 #include <vector>
 
 #include "server/net/forwarded.hpp"
 
 namespace castra::net {
+
+namespace {
+using Clock = std::chrono::steady_clock;
+constexpr int kStrikesBeforeCooldown = 3;
+constexpr auto kStrikeWindow = std::chrono::seconds(10);
+// Past this many addresses on record, the stale ones are swept out at the next strike.
+constexpr std::size_t kSweepAbove = 1024;
+}  // namespace
 
 SharedState::SharedState(const NetOptions& options, Application& application)
     : options_(options), application_(application) {
@@ -53,6 +64,34 @@ void SharedState::remove_address(const std::string& address) {
   std::lock_guard lock(mutex_);
   auto it = per_address_.find(address);
   if (it != per_address_.end() && --it->second <= 0) per_address_.erase(it);
+}
+
+void SharedState::struck(const std::string& address) {
+  if (options_.abuse_cooldown_seconds <= 0 || trusted_proxies_.count(address) != 0) return;
+  const auto now = Clock::now();
+  std::lock_guard lock(mutex_);
+  if (strikes_.size() > kSweepAbove) {
+    std::erase_if(strikes_, [&](const auto& entry) {
+      return entry.second.until <= now && entry.second.first + kStrikeWindow <= now;
+    });
+  }
+  Strikes& s = strikes_[address];
+  if (s.count == 0 || s.first + kStrikeWindow <= now) {
+    s.count = 0;
+    s.first = now;
+  }
+  if (++s.count < kStrikesBeforeCooldown) return;
+  s.count = 0;
+  s.until = now + std::chrono::seconds(options_.abuse_cooldown_seconds);
+  spdlog::warn("event=abuse_cooldown address={} seconds={}", address,
+               options_.abuse_cooldown_seconds);
+}
+
+Clock::duration SharedState::cooldown_left(const std::string& address) {
+  std::lock_guard lock(mutex_);
+  auto it = strikes_.find(address);
+  if (it == strikes_.end()) return Clock::duration::zero();
+  return std::max(Clock::duration::zero(), it->second.until - Clock::now());
 }
 
 void SharedState::shut_down_all() {

@@ -1,8 +1,10 @@
 // SharedState: what every session of the network front shares: the set of open sessions (so
-// that shutdown can close them all), connections per client address, connection ids, the
-// options and the application. Any thread; a mutex guards the sets.
+// that shutdown can close them all), connections per client address, the addresses cooling
+// down after abuse, connection ids, the options and the application. Any thread; a mutex
+// guards the sets.
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <map>
@@ -41,6 +43,14 @@ class SharedState {
   // Counts a WebSocket from `address`; false (and nothing counted) when it has the maximum.
   bool add_address(const std::string& address);
   void remove_address(const std::string& address);
+  // A connection from `address` was cut off for abuse (a flood, an oversized frame, a slow
+  // reader). The third within kStrikeWindow starts a cool-down of --abuse-cooldown seconds:
+  // reconnecting at once would otherwise buy a fresh rate-limit bucket and another oversized
+  // read each time, all on the honest players' threads.
+  void struck(const std::string& address);
+  // How long `address` still cools down (zero: it does not): its new connections are held
+  // unread until then, and closed.
+  std::chrono::steady_clock::duration cooldown_left(const std::string& address);
 
  private:
   NetOptions options_;
@@ -49,6 +59,12 @@ class SharedState {
   mutable std::mutex mutex_;
   std::map<const void*, std::weak_ptr<Closable>> sessions_;
   std::map<std::string, int> per_address_;
+  struct Strikes {
+    int count = 0;
+    std::chrono::steady_clock::time_point first;  // of the current window
+    std::chrono::steady_clock::time_point until;  // cooling down before this
+  };
+  std::map<std::string, Strikes> strikes_;
   std::uint64_t next_id_ = 1;
   bool shutting_down_ = false;
 };

@@ -17,6 +17,12 @@ namespace {
 // Bytes asked of the socket per read: a frame is checked against the limit as it arrives, so
 // an oversized one costs at most the limit plus one chunk of memory.
 constexpr std::size_t kReadChunk = 16 * 1024;
+// A client with more than this unsent is not read from until it drains: its requests wait in
+// its own socket instead of costing the others work whose answers it will not read.
+constexpr std::size_t kReadPauseBytes = 256 * 1024;
+// The kernel's share of a connection's unsent output (Linux doubles it). Left to autotuning,
+// a client that does not read would hold up to 4 MiB there, out of the queue's bound and sight.
+constexpr int kSocketSendBuffer = 64 * 1024;
 }  // namespace
 
 template <class NextLayer>
@@ -31,6 +37,7 @@ WebsocketSession<NextLayer>::WebsocketSession(NextLayer&& stream,
                RateLimiter::Clock::now()),
       greeting_timer_(ws_.get_executor()),
       close_timer_(ws_.get_executor()),
+      stall_timer_(ws_.get_executor()),
       counted_(counted) {}
 
 template <class NextLayer>
@@ -48,6 +55,9 @@ template <class NextLayer>
 void WebsocketSession<NextLayer>::run(beast::http::request<beast::http::string_body> request) {
   const auto& options = state_->options();
   beast::get_lowest_layer(ws_).expires_never();  // the WebSocket's own timeouts take over
+  beast::error_code ignored;
+  beast::get_lowest_layer(ws_).socket().set_option(
+      boost::asio::socket_base::send_buffer_size(kSocketSendBuffer), ignored);
   websocket::stream_base::timeout timeouts{};
   timeouts.handshake_timeout = std::chrono::seconds(options.handshake_timeout_seconds);
   timeouts.idle_timeout = std::chrono::seconds(options.idle_timeout_seconds);
@@ -77,9 +87,17 @@ void WebsocketSession<NextLayer>::on_accept(beast::error_code ec) {
   if (ec) return finish(ec, "accept");
   state_->join(this, this->weak_from_this());
   // Behind a trusted proxy: counted by the forwarded address now, told why if over.
-  if (!counted_ && !state_->add_address(address_)) {
-    spdlog::warn("event=connection_refused reason=too_many_connections address={}", address_);
-    return violation(Violation::kTooManyConnections);
+  if (!counted_) {
+    const bool cooling = state_->cooldown_left(address_) > std::chrono::seconds(0);
+    if (cooling || !state_->add_address(address_)) {
+      // A cool-down was logged once, when it began.
+      if (cooling) {
+        spdlog::debug("event=connection_refused reason=abuse_cooldown address={}", address_);
+      } else {
+        spdlog::warn("event=connection_refused reason=too_many_connections address={}", address_);
+      }
+      return violation(Violation::kTooManyConnections);
+    }
   }
   counted_ = true;
   opened_ = true;
@@ -121,36 +139,53 @@ void WebsocketSession<NextLayer>::on_read(beast::error_code ec, std::size_t) {
   std::string frame = beast::buffers_to_string(buffer_.data());
   buffer_.consume(buffer_.size());
   state_->application().on_message(this->shared_from_this(), std::move(frame), text);
+  if (queued_bytes_ >= kReadPauseBytes) return pause_reading();
   do_read();
+}
+
+template <class NextLayer>
+void WebsocketSession<NextLayer>::pause_reading() {
+  read_paused_ = true;
+  stall_timer_.expires_after(std::chrono::seconds(state_->options().slow_reader_seconds));
+  stall_timer_.async_wait([self = this->shared_from_this()](beast::error_code e) {
+    if (!e && self->read_paused_ && !self->closing_) self->drop_slow_reader();
+  });
+}
+
+template <class NextLayer>
+void WebsocketSession<NextLayer>::drop_slow_reader() {
+  // Nothing more can reach it (its answers are not read): cut, not closed politely.
+  spdlog::warn(
+      "event=slow_reader action=disconnect connection={} address={} queued={} queued_bytes={}", id_,
+      address_, queue_.size(), queued_bytes_);
+  closing_ = true;
+  state_->application().on_violation(this->shared_from_this(), Violation::kSlowReader);
+  state_->struck(address_);
+  hard_close();
 }
 
 template <class NextLayer>
 void WebsocketSession<NextLayer>::violation(Violation v) {
   // Reading has stopped (no do_read follows); the application answers with close().
   state_->application().on_violation(this->shared_from_this(), v);
+  if (v == Violation::kFrameTooLarge || v == Violation::kRateLimited) state_->struck(address_);
   if (!closing_) close(CloseCode::kPolicy, "limit exceeded", nullptr);
 }
 
 template <class NextLayer>
 void WebsocketSession<NextLayer>::send(std::shared_ptr<const std::string> frame) {
-  boost::asio::dispatch(
-      ws_.get_executor(), [self = this->shared_from_this(), frame = std::move(frame)]() mutable {
-        if (self->closing_ || self->finished_) return;
-        const auto& options = self->state_->options();
-        if (self->queue_.size() >= options.max_queued_frames ||
-            self->queued_bytes_ + frame->size() > options.max_queued_bytes) {
-          spdlog::warn(
-              "event=slow_reader action=disconnect connection={} address={} queued={} "
-              "queued_bytes={}",
-              self->id_, self->address_, self->queue_.size(), self->queued_bytes_);
-          self->closing_ = true;
-          self->state_->application().on_violation(self, Violation::kSlowReader);
-          return self->hard_close();
-        }
-        self->queued_bytes_ += frame->size();
-        self->queue_.push_back(std::move(frame));
-        if (!self->writing_) self->do_write();
-      });
+  boost::asio::dispatch(ws_.get_executor(),
+                        [self = this->shared_from_this(), frame = std::move(frame)]() mutable {
+                          if (self->closing_ || self->finished_) return;
+                          const auto& options = self->state_->options();
+                          if (self->queue_.size() >= options.max_queued_frames ||
+                              self->queued_bytes_ + frame->size() > options.max_queued_bytes) {
+                            return self->drop_slow_reader();
+                          }
+                          self->queued_bytes_ += frame->size();
+                          self->queue_.push_back(std::move(frame));
+                          if (!self->writing_) self->do_write();
+                        });
 }
 
 template <class NextLayer>
@@ -170,6 +205,11 @@ void WebsocketSession<NextLayer>::on_write(beast::error_code ec, std::size_t) {
   }
   queued_bytes_ -= queue_.front()->size();
   queue_.pop_front();
+  if (read_paused_ && queued_bytes_ < kReadPauseBytes && !closing_) {
+    read_paused_ = false;
+    stall_timer_.cancel();
+    do_read();
+  }
   if (!queue_.empty()) return do_write();
   if (closing_ && !close_started_ && !finished_) start_close();
 }
@@ -248,6 +288,7 @@ void WebsocketSession<NextLayer>::finish(beast::error_code ec, const char* what)
   closing_ = true;
   greeting_timer_.cancel();
   close_timer_.cancel();
+  stall_timer_.cancel();
   queue_.clear();
   queued_bytes_ = 0;
   state_->leave(this);

@@ -1,6 +1,7 @@
 // WebsocketSession: one client's WebSocket over plain TCP or TLS, and the Connection the
 // application holds. Owns the stream, a read buffer and a bounded outbound queue with one
-// write in flight; enforces the frame size, the message rate and the greeting deadline. Lives
+// write in flight; enforces the frame size, the message rate, the greeting deadline and what
+// a client may leave unread (reads pause while it has too much, then it is dropped). Lives
 // on its socket's strand; its lifetime is the shared_ptr bound into each pending handler (and
 // the application's, until on_closed). Only server/net/*.cpp include this.
 #pragma once
@@ -56,6 +57,8 @@ class WebsocketSession : public Connection,
   void on_write(boost::beast::error_code ec, std::size_t bytes);
   void start_close();
   void on_close(boost::beast::error_code ec);
+  void pause_reading();
+  void drop_slow_reader();
   void violation(Violation v);
   void hard_close();
   void finish(boost::beast::error_code ec, const char* what);
@@ -69,6 +72,7 @@ class WebsocketSession : public Connection,
   server::Encoding encoding_ = server::Encoding::kBinary;  // set in run(), before on_open
   boost::asio::steady_timer greeting_timer_;
   boost::asio::steady_timer close_timer_;
+  boost::asio::steady_timer stall_timer_;  // runs while reads are paused
 
   std::deque<std::shared_ptr<const std::string>> queue_;
   std::size_t queued_bytes_ = 0;
@@ -80,6 +84,7 @@ class WebsocketSession : public Connection,
   bool opened_ = false;   // the application saw on_open
   bool finished_ = false;
   bool greeted_ = false;
+  bool read_paused_ = false;  // too much unsent: no read until on_write drains it
 };
 
 extern template class WebsocketSession<PlainStream>;
