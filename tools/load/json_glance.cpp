@@ -50,7 +50,7 @@ std::size_t skip_value(std::string_view s, std::size_t i) {
     }
     return kBad;
   }
-  while (i < s.size() && s[i] != ',' && s[i] != '}' && s[i] != ']' && s[i] != ' ')
+  while (i < s.size() && s[i] != ',' && s[i] != '}' && s[i] != ']' && skip_space(s, i) == i)
     ++i;
   return i;
 }
