@@ -3,12 +3,14 @@
 // one frame to the opponent, and one to the mover: his answer with the room's update in it. No
 // count update, no re-sent board, nothing else. A Ping after the answer is the fence: every
 // frame a command made is queued to its connection before the mover is answered, so whatever a
-// connection receives before its Pong is all it got from the command.
+// connection receives before its Pong is all it got from the command. Each room is run in
+// binary and in JSON (every connection of the case in one encoding).
 #include <gtest/gtest.h>
 
 #include <map>
 #include <memory>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "tests/server/picker.hpp"
@@ -28,7 +30,7 @@ v1::ServerEnvelope frame_on(client::ProtocolClient& c) {
   std::string error;
   auto raw = c.socket().receive(5s, &error);
   v1::ServerEnvelope e;
-  EXPECT_TRUE(raw && e.ParseFromString(*raw)) << error;
+  EXPECT_TRUE(raw && c.decode(*raw, c.socket().received_text(), &e)) << error;
   return e;
 }
 
@@ -38,7 +40,7 @@ std::vector<v1::ServerEnvelope> frames_until_pong(client::ProtocolClient& c, std
   ping.set_request_id(id);
   ping.mutable_ping()->set_nonce(id);
   std::string error;
-  EXPECT_TRUE(c.socket().send(ping.SerializeAsString(), 5s, &error)) << error;
+  EXPECT_TRUE(send_raw(c, ping, &error)) << error;
   std::vector<v1::ServerEnvelope> before;
   for (int i = 0; i < 1000; ++i) {
     v1::ServerEnvelope e = frame_on(c);
@@ -63,10 +65,12 @@ void settle(client::ProtocolClient& c, std::uint32_t spectators) {
   ADD_FAILURE() << "the room never said it had " << spectators << " spectators";
 }
 
-class FanOut : public ::testing::TestWithParam<int> {};
+// The spectators in the room, and the encoding every connection of the case speaks.
+class FanOut : public ::testing::TestWithParam<std::tuple<int, Encoding>> {};
 
 TEST_P(FanOut, OneCommandCostsOneFramePerSpectatorOneToTheOpponentAndOneToTheMover) {
-  const int spectators = GetParam();
+  const auto [spectators, encoding] = GetParam();
+  EncodingScope scope(encoding);
   ServerProcess server(fan_out_flags());
   ASSERT_TRUE(server.started()) << server.log();
   Player alice = registered(server.ws_url(), "alice");
@@ -108,7 +112,7 @@ TEST_P(FanOut, OneCommandCostsOneFramePerSpectatorOneToTheOpponentAndOneToTheMov
   submit.mutable_submit_command()->set_client_seq(1);
   *submit.mutable_submit_command()->mutable_command() = *command;
   std::string error;
-  ASSERT_TRUE(alice.client->socket().send(submit.SerializeAsString(), 5s, &error)) << error;
+  ASSERT_TRUE(send_raw(*alice.client, submit, &error)) << error;
 
   // The mover: one frame, the answer, with the room's update in it.
   const v1::ServerEnvelope answer = frame_on(*alice.client);
@@ -136,7 +140,13 @@ TEST_P(FanOut, OneCommandCostsOneFramePerSpectatorOneToTheOpponentAndOneToTheMov
   EXPECT_EQ(distinct.size(), 1u) << "every spectator sees the same and gets the same frame";
 }
 
-INSTANTIATE_TEST_SUITE_P(Spectators, FanOut, ::testing::Values(1, 10, 100));
+// Spectators/FanOut.*/0..2 in binary, JsonProtocol/FanOut.*/0..2 the same rooms in JSON.
+INSTANTIATE_TEST_SUITE_P(Spectators, FanOut,
+                         ::testing::Combine(::testing::Values(1, 10, 100),
+                                            ::testing::Values(Encoding::kBinary)));
+INSTANTIATE_TEST_SUITE_P(JsonProtocol, FanOut,
+                         ::testing::Combine(::testing::Values(1, 10, 100),
+                                            ::testing::Values(Encoding::kJson)));
 
 }  // namespace
 }  // namespace castra::testing

@@ -109,6 +109,13 @@ void MatchLoad::prepare(std::function<void(const std::string&)> ready) {
         prepare_game(*slot);
     }
   };
+  // Players speak binary. JSON spectators glance at their frames (tools/load/json_glance.hpp),
+  // all but the first of each slot, which reads every frame in full: a sample that checks
+  // the whole JSON of each update parses, at one full parse per slot and frame.
+  auto wire_of = [this](int role) {
+    if (role < 2 || !options_.json_spectators) return Wire::kBinary;
+    return role == 2 ? Wire::kJson : Wire::kJsonGlance;
+  };
   int account = 0;
   auto next_name = [this, &account] { return options_.prefix + "a" + std::to_string(account++); };
   for (int s = 0; s < n; ++s) {
@@ -116,7 +123,7 @@ void MatchLoad::prepare(std::function<void(const std::string&)> ready) {
     slot->index = s;
     Slot& sl = *slot;
     for (int i = 0; i < 2 + options_.spectators; ++i) {
-      auto peer = std::make_unique<Peer>(net_.ioc, i >= 2 && options_.json_spectators);
+      auto peer = std::make_unique<Peer>(net_.ioc, wire_of(i));
       peer->on_push([this, &sl, i, p = peer.get()](const v1::ServerEnvelope& e) {
         if (e.has_match_update()) on_update(sl, i, e.match_update(), p->arrived());
         if (e.has_match_ended()) {

@@ -2,6 +2,8 @@
 
 #include <google/protobuf/util/json_util.h>
 
+#include "tools/load/json_glance.hpp"
+
 namespace castra::load {
 
 Peer::~Peer() {
@@ -10,7 +12,7 @@ Peer::~Peer() {
 
 void Peer::open(const Target& target, const boost::asio::ip::address& source,
                 std::function<void(const std::string&)> done) {
-  conn_ = WsConnection::create(ioc_, json_ ? "castra.v1.json" : "");
+  conn_ = WsConnection::create(ioc_, wire_ == Wire::kBinary ? "" : "castra.v1.json");
   conn_->open(
       target, source, [this](std::string_view frame) { on_frame(frame); },
       [this](const std::string& why) {
@@ -62,7 +64,7 @@ std::size_t Peer::request(v1::ClientEnvelope request, Reply reply) {
   request.set_request_id(id);
   replies_.emplace(id, std::move(reply));
   std::string frame;
-  if (json_) {
+  if (wire_ != Wire::kBinary) {
     google::protobuf::util::MessageToJsonString(request, &frame);
   } else {
     frame = request.SerializeAsString();
@@ -81,7 +83,9 @@ void Peer::close() {
 
 void Peer::on_frame(std::string_view frame) {
   arrived_ = Clock::now();
-  if (json_) {
+  if (wire_ == Wire::kJsonGlance) {
+    if (!glance_json(frame, &envelope_)) return;
+  } else if (wire_ == Wire::kJson) {
     google::protobuf::util::JsonParseOptions options;
     options.ignore_unknown_fields = true;
     envelope_.Clear();

@@ -4,7 +4,9 @@
 // A reply that carries match_update_first (the mover's update, protocol 1.1) goes to the push
 // handler as that MatchUpdate first, then to its request's callback.
 // A request whose connection closes is answered with an Error without a code (disconnected).
-// It speaks binary, or JSON text frames (castra.v1.json) when made with `json`.
+// It speaks binary, or JSON text frames (castra.v1.json): read in full (Wire::kJson), or
+// glanced at (Wire::kJsonGlance, tools/load/json_glance.hpp: a push reduced to the fields the
+// generator's spectators measure by, so that 10,000 JSON spectators do not parse every board).
 // Single-threaded: every call and callback on the load generator's io_context thread.
 #pragma once
 
@@ -23,13 +25,16 @@ namespace castra::load {
 using Clock = std::chrono::steady_clock;
 namespace v1 = castra::v1;
 
+// How a peer's frames are written and read.
+enum class Wire { kBinary, kJson, kJsonGlance };
+
 class Peer {
  public:
   using Reply = std::function<void(const v1::ServerEnvelope&)>;
   using Push = std::function<void(const v1::ServerEnvelope&)>;
   using Closed = std::function<void(const std::string& why)>;
 
-  explicit Peer(boost::asio::io_context& ioc, bool json = false) : ioc_(ioc), json_(json) {}
+  explicit Peer(boost::asio::io_context& ioc, Wire wire = Wire::kBinary) : ioc_(ioc), wire_(wire) {}
   ~Peer();
   Peer(const Peer&) = delete;
   Peer& operator=(const Peer&) = delete;
@@ -55,7 +60,7 @@ class Peer {
   void fail_pending(const std::string& why);
 
   boost::asio::io_context& ioc_;
-  const bool json_;
+  const Wire wire_;
   std::shared_ptr<WsConnection> conn_;
   std::unordered_map<std::uint64_t, Reply> replies_;
   std::uint64_t next_id_ = 1;
