@@ -13,6 +13,7 @@
 #include "client/sdl/screens.hpp"
 #include "client/sdl/stand_board.hpp"
 #include "client/sdl/theme.hpp"
+#include "client/sdl/watch_link.hpp"
 
 namespace castra::client {
 
@@ -372,6 +373,20 @@ void MatchScreen::draw_panel(Ui& ui, Client& client, const SDL_Rect& r) {
     ui.note_region("dice-commitment",
                    p.text(line(n), x, y, 11, theme::kTextDim, Align::kLeft, Weight::kMono));
     y += 18;
+  }
+  // Share: the page anyone may open in a browser to watch (a private match's with its code).
+  if (!m.offline) {
+    const std::string code = client.invitation_code().empty()
+                                 ? m.summary.settings().invitation_code()
+                                 : client.invitation_code();
+    const std::string link = watch_link(client.session().url(), m.id, code);
+    if (!link.empty()) {
+      p.text("Watch in a browser:", x, y, 11, theme::kTextDim);
+      ui.note_region("watch-link " + link,
+                     p.text(link, x, y + 15, link.size() > 52 ? 9 : 11, theme::kText,
+                            Align::kLeft, Weight::kMono));
+      y += 34;
+    }
   }
   // An offer ends with the match: nothing is left to accept.
   const bool over = (m.snapshot && m.snapshot->ended()) || m.ended.has_value();

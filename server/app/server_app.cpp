@@ -7,6 +7,7 @@
 
 #include "proto/castra/v1/protocol.pb.h"
 #include "server/dispatch/reply.hpp"
+#include "server/web/web_assets.hpp"
 
 namespace castra::server {
 
@@ -214,6 +215,7 @@ net::HttpAnswer ServerApp::on_http(const net::HttpRequest& request) {
   if (request.target == "/metrics") {
     return {200, "text/plain; version=0.0.4", metrics_.render()};
   }
+  if (auto page = web::answer(request)) return *std::move(page);
   return {};
 }
 
