@@ -90,6 +90,17 @@ TEST(BrowserWatch, AssetsHaveStrongETagsContentTypesAndWeighUnder100KB) {
   EXPECT_EQ(r.exit_code, 0) << r.out;
 }
 
+// The page's WebSocket is a connection like any other: with the page open, fewer raw
+// connections from the same address are let in than with it closed.
+TEST(BrowserWatch, ThePagesConnectionsCountAgainstThePerAddressLimit) {
+  std::vector<std::string> flags = server_flags();
+  flags.insert(flags.end(), {"--max-connections-per-address", "8"});
+  ServerProcess server(flags);
+  ASSERT_TRUE(server.started()) << server.log();
+  const ToolRun r = browse("limit", server, "--limit 8");
+  EXPECT_EQ(r.exit_code, 0) << r.out;
+}
+
 // Two bots play `scenario`; the browser finds their match on /, watches it live to the end,
 // then checks the revealed orders cards, the seed check and the replay slider.
 void watch_bots(const std::string& scenario, const std::string& game) {

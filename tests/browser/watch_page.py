@@ -9,6 +9,7 @@ the page's WebSocket through Chrome's performance log, never from the page's cod
   watch_page.py match    --port P --out DIR --scenario optio/training --game optio
   watch_page.py private  --port P --out DIR --match ID --code CODE
   watch_page.py campaign --port P --out DIR --campaign ID --players alice,bob
+  watch_page.py limit    --port P --out DIR --limit N
 """
 import argparse
 import json
@@ -206,24 +207,22 @@ def record_of(frames):
 
 def known_move(record, game):
     """The last move of the record whose result a test can say by hand from the record: an
-    Optio unit's advance (its last step is its square) or a STAND! deployment (its hex)."""
+    Optio unit's advance (its last step is its square) or a STAND! deployment (its hex), in an
+    entry where nothing routs (a rout would take the unit off the board)."""
     found = None
     for i, entry in enumerate(record.get('entries', [])):
-        for ev in entry.get('events', []):
-            if game == 'optio' and 'advanced' in ev.get('optio', {}):
-                adv = ev['optio']['advanced']
-                steps = adv.get('steps', [])
-                if steps:
-                    found = (i + 1, {'unit': adv.get('unit', 0), 'col': steps[-1].get('col', 0), 'row': steps[-1].get('row', 0)})
-            if game == 'stand' and 'deployed' in ev.get('stand', {}):
-                dep = ev['stand']['deployed']
+        events = entry.get('events', [])
+        if any('routed' in ev.get('optio', {}) for ev in events):
+            continue
+        for ev in events:
+            adv = ev.get('optio', {}).get('advanced')
+            if game == 'optio' and adv and adv.get('steps'):
+                last = adv['steps'][-1]
+                found = (i + 1, {'unit': adv.get('unit', 0), 'col': last.get('col', 0), 'row': last.get('row', 0)})
+            dep = ev.get('stand', {}).get('deployed')
+            if game == 'stand' and dep:
                 found = (i + 1, {'side': 'B' if dep.get('side') == 'SIDE_B' else 'A',
                                  'col': dep.get('hex', {}).get('col', 0), 'row': dep.get('hex', {}).get('row', 0)})
-        if game == 'optio' and found and found[0] == i + 1:
-            # Routed or moved again in the same entry: not a clean check; keep looking.
-            evs = json.dumps(entry.get('events', []))
-            if '"routed"' in evs:
-                found = None
     return found
 
 
@@ -362,9 +361,52 @@ def run_campaign(a):
         d.quit()
 
 
+# ---- the page's WebSocket counts against the per-address limit ---------------------------
+
+def free_connections(port):
+    """How many more TCP connections this address may open now: it opens raw ones until the
+    server closes one at once (the per-address limit), then closes them all."""
+    import socket
+    held = []
+    try:
+        while len(held) < 64:
+            s = socket.create_connection(('127.0.0.1', port))
+            s.settimeout(0.5)
+            try:
+                refused = s.recv(1) == b''
+            except socket.timeout:
+                refused = False
+            except ConnectionResetError:
+                refused = True
+            if refused:
+                s.close()
+                break
+            held.append(s)
+        return len(held)
+    finally:
+        for s in held:
+            s.close()
+
+
+def run_limit(a):
+    d = browser()
+    try:
+        d.get(base(a.port) + '/watch/abc123')
+        wait_for('the page\'s WebSocket', lambda: js(d, "return document.body.dataset.state === 'refused'"), 10)
+        with_page = free_connections(a.port)
+        print('connections left to this address with the watch page open: %d of %d' % (with_page, a.limit))
+        check(with_page < a.limit, 'the open page takes part of the per-address limit')
+        # A plain asset over the same keep-alive connection: the page and its WebSocket go.
+        d.get(base(a.port) + '/assets/castra.css')
+        freed = wait_for('the WebSocket\'s place freed', lambda: free_connections(a.port) > with_page, 15)
+        check(bool(freed), 'leaving the page gives its WebSocket\'s place back: it counted against the limit')
+    finally:
+        d.quit()
+
+
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument('mode', choices=['assets', 'match', 'private', 'campaign'])
+    ap.add_argument('mode', choices=['assets', 'match', 'private', 'campaign', 'limit'])
     ap.add_argument('--port', type=int, required=True)
     ap.add_argument('--out', required=True)
     ap.add_argument('--scenario')
@@ -373,9 +415,10 @@ def main():
     ap.add_argument('--code')
     ap.add_argument('--campaign')
     ap.add_argument('--players')
+    ap.add_argument('--limit', type=int, default=0)
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
-    {'assets': run_assets, 'match': run_match, 'private': run_private, 'campaign': run_campaign}[a.mode](a)
+    {'assets': run_assets, 'match': run_match, 'private': run_private, 'campaign': run_campaign, 'limit': run_limit}[a.mode](a)
     finish()
 
 

@@ -24,6 +24,12 @@ castra.Link = class {
     this.onClose = onClose;
     this.next = 1;
     this.waiting = new Map();
+    this.queue = [];
+    this.rate = 1; // until the HelloResult says
+    this.burst = 1;
+    this.tokens = 1;
+    this.refilled = performance.now();
+    this.timer = 0;
   }
 
   // Resolves once the guest session is open.
@@ -39,6 +45,7 @@ castra.Link = class {
     return new Promise((resolve, reject) => {
       this.ws.onopen = () =>
         this.request('hello', { major: 1, minor: 3, client: 'castra-watch/1' })
+          .then((r) => this.limits(r.hello))
           .then(() => this.request('guestLogin', {}))
           .then(resolve, reject);
       this.ws.onerror = () => reject(new Error('the server could not be reached'));
@@ -48,8 +55,30 @@ castra.Link = class {
   // Sends one request; resolves with the reply's body ({kind: value}), rejects with its Error.
   request(kind, body) {
     const id = this.next++;
-    this.ws.send(JSON.stringify({ requestId: String(id), [kind]: body }));
+    this.queue.push(JSON.stringify({ requestId: String(id), [kind]: body }));
+    this.pump();
     return new Promise((resolve, reject) => this.waiting.set(id, { resolve, reject }));
+  }
+
+  // The page keeps under the message rate its HelloResult announced (a token bucket at 90% of
+  // it, half its burst, as castra-bot does), so the server never closes it for flooding.
+  pump() {
+    const now = performance.now();
+    this.tokens = Math.min(this.burst, this.tokens + ((now - this.refilled) / 1000) * this.rate);
+    this.refilled = now;
+    while (this.queue.length && this.tokens >= 1 && this.ws.readyState === WebSocket.OPEN) {
+      this.ws.send(this.queue.shift());
+      this.tokens -= 1;
+    }
+    if (this.queue.length && !this.timer)
+      this.timer = setTimeout(() => { this.timer = 0; this.pump(); }, Math.ceil(((1 - this.tokens) / this.rate) * 1000));
+  }
+
+  // From the HelloResult: the limits this connection lives under.
+  limits(hello) {
+    this.rate = 0.9 * (hello.messagesPerSecond || 20);
+    this.burst = Math.max(1, Math.floor((hello.messageBurst || 40) / 2));
+    this.tokens = this.burst - 1; // the Hello was the first
   }
 
   receive(text) {

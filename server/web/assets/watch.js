@@ -189,7 +189,10 @@
     });
     try {
       await link.open();
-      const r = await link.request('subscribeMatch', code ? { matchId, invitationCode: code } : { matchId });
+      // From event 0: the first update brings the whole log for the event list.
+      const ask = { matchId, hasLastSeenEvent: true, lastSeenEvent: '0' };
+      if (code) ask.invitationCode = code;
+      const r = await link.request('subscribeMatch', ask);
       view.summary = r.subscribed.match || {};
       header(view.summary);
       document.body.dataset.state = 'live';
