@@ -118,7 +118,7 @@ TEST(BrowserWatch, FollowsAnOptioMatchOfTwoBotsLiveThenRevealsAndReplaysIt) {
 }
 
 TEST(BrowserWatch, FollowsAStandMatchOfTwoBotsLiveThenReplaysIt) {
-  watch_bots("stand/training", "stand");
+  watch_bots("stand/qadesh", "stand");
 }
 
 TEST(BrowserWatch, APrivateMatchsLinkNeedsItsInvitationCode) {

@@ -207,22 +207,24 @@ def record_of(frames):
 
 def known_move(record, game):
     """The last move of the record whose result a test can say by hand from the record: an
-    Optio unit's advance (its last step is its square) or a STAND! deployment (its hex), in an
-    entry where nothing routs (a rout would take the unit off the board)."""
+    Optio unit's advance (its last step is its square) or a STAND! move (the last hex of its
+    path holds that side's troops), in an entry where nothing routs or falls (which could take
+    the unit off the board)."""
     found = None
     for i, entry in enumerate(record.get('entries', [])):
         events = entry.get('events', [])
-        if any('routed' in ev.get('optio', {}) for ev in events):
+        if any('routed' in ev.get('optio', {}) or 'casualties' in ev.get('stand', {}) for ev in events):
             continue
         for ev in events:
             adv = ev.get('optio', {}).get('advanced')
             if game == 'optio' and adv and adv.get('steps'):
                 last = adv['steps'][-1]
                 found = (i + 1, {'unit': adv.get('unit', 0), 'col': last.get('col', 0), 'row': last.get('row', 0)})
-            dep = ev.get('stand', {}).get('deployed')
-            if game == 'stand' and dep:
-                found = (i + 1, {'side': 'B' if dep.get('side') == 'SIDE_B' else 'A',
-                                 'col': dep.get('hex', {}).get('col', 0), 'row': dep.get('hex', {}).get('row', 0)})
+            moved = ev.get('stand', {}).get('moved')
+            if game == 'stand' and moved and moved.get('path'):
+                last = moved['path'][-1]
+                found = (i + 1, {'side': 'B' if moved.get('side') == 'SIDE_B' else 'A',
+                                 'col': last.get('col', 0), 'row': last.get('row', 0)})
     return found
 
 

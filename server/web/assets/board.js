@@ -138,7 +138,7 @@
     const back = (t.posture || 'POSTURE_FALLING_BACK') === 'POSTURE_FALLING_BACK';
     const a = -Math.PI / 3 * facing; // SVG's y axis points down
     const g = el('g', {
-      class: 'unit side-' + s + (back ? ' disordered' : ''), 'data-side': s, 'data-col': col, 'data-row': row,
+      class: 'unit side-' + s, 'data-side': s, 'data-col': col, 'data-row': row,
       'data-facing': STAND_FACINGS[facing], 'data-figures': total, 'data-posture': back ? 'falling-back' : 'standing',
       transform: 'translate(' + cx.toFixed(1) + ' ' + cy.toFixed(1) + ')',
     });
