@@ -1,11 +1,11 @@
 #include "server/app/server_app.hpp"
 
-#include <google/protobuf/unknown_field_set.h>
 #include <spdlog/spdlog.h>
 
 #include <future>
 
 #include "proto/castra/v1/protocol.pb.h"
+#include "server/app/requests.hpp"
 #include "server/dispatch/reply.hpp"
 #include "server/web/web_assets.hpp"
 
@@ -23,24 +23,6 @@ std::vector<std::string> error_names() {
     }
   }
   return names;
-}
-
-// The request_id of a frame that is not a valid ClientEnvelope (a string field of invalid
-// UTF-8, say) when its wire format still says one, so the client can tie the error to its
-// request; 0 otherwise.
-std::uint64_t request_id_of(const std::string& frame) {
-  google::protobuf::UnknownFieldSet fields;
-  if (!fields.ParseFromString(frame)) return 0;
-  std::uint64_t id = 0;
-  for (int i = 0; i < fields.field_count(); ++i) {
-    const auto& f = fields.field(i);
-    // The last occurrence wins, as protobuf's own parser would take it.
-    if (f.number() == v1::ClientEnvelope::kRequestIdFieldNumber &&
-        f.type() == google::protobuf::UnknownField::TYPE_VARINT) {
-      id = f.varint();
-    }
-  }
-  return id;
 }
 
 }  // namespace
@@ -130,13 +112,15 @@ std::optional<store::MatchRow> ServerApp::find(const std::string& match_id) {
 void ServerApp::refuse(const std::shared_ptr<net::Connection>& connection, std::uint64_t request_id,
                        const Failure& failure) {
   metrics_.error(static_cast<int>(failure.code));
-  connection->send(dispatch::frame_of(dispatch::error_envelope(request_id, failure)));
+  connection->send(
+      dispatch::frame_of(dispatch::error_envelope(request_id, failure), connection->encoding()));
 }
 
 void ServerApp::on_open(const std::shared_ptr<net::Connection>& connection) {
   metrics_.connection_opened();
-  spdlog::info("event=connected connection={} address={} tls={}", connection->id(),
-               connection->address(), connection->secure() ? "on" : "off");
+  spdlog::info("event=connected connection={} address={} tls={} encoding={}", connection->id(),
+               connection->address(), connection->secure() ? "on" : "off",
+               subprotocol_name(connection->encoding()));
   std::weak_ptr<net::Connection> weak = connection;
   service_->post([this, id = connection->id(), weak, address = connection->address(),
                   secure = connection->secure()] {
@@ -147,15 +131,9 @@ void ServerApp::on_open(const std::shared_ptr<net::Connection>& connection) {
 void ServerApp::on_message(const std::shared_ptr<net::Connection>& connection, std::string frame,
                            bool text) {
   const auto received = dispatch::Clock::now();
-  if (text) {
-    return refuse(connection, 0,
-                  fail(v1::ERROR_MALFORMED, "frames are binary protobuf ClientEnvelopes"));
-  }
-  auto request = std::make_shared<v1::ClientEnvelope>();
-  if (!request->ParseFromString(frame)) {
-    return refuse(connection, request_id_of(frame),
-                  fail(v1::ERROR_MALFORMED, "not a castra.v1.ClientEnvelope"));
-  }
+  auto read = read_request(frame, text, connection->encoding());
+  if (!read.request) return refuse(connection, read.request_id, read.failure);
+  auto request = std::move(read.request);
   if (stopping_) {
     return refuse(connection, request->request_id(),
                   fail(v1::ERROR_SHUTTING_DOWN, "the server is stopping; reconnect later"));
@@ -199,7 +177,8 @@ void ServerApp::on_violation(const std::shared_ptr<net::Connection>& connection,
   metrics_.error(static_cast<int>(f.code));
   spdlog::info("event=limit_broken connection={} address={} code={}", connection->id(),
                connection->address(), v1::ErrorCode_Name(f.code));
-  connection->close(code, f.message, dispatch::frame_of(dispatch::error_envelope(0, f)));
+  connection->close(code, f.message,
+                    dispatch::frame_of(dispatch::error_envelope(0, f), connection->encoding()));
 }
 
 void ServerApp::on_closed(std::uint64_t connection_id) {

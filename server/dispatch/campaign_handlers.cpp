@@ -205,7 +205,7 @@ void Handlers::on_campaign_changed(const v1::StoredCampaign& c) {
     if (!connection) return;
     v1::ServerEnvelope e;
     *e.mutable_campaign_updated()->mutable_campaign() = campaign_view(c, client.account_id);
-    connection->send(frame_of(e));
+    connection->send(frame_of(e, connection->encoding()));
   };
   if (auto it = campaign_followers_.find(c.campaign_id()); it != campaign_followers_.end()) {
     for (std::uint64_t id : it->second) {

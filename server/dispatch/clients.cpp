@@ -93,7 +93,7 @@ std::optional<RoomMember> Clients::member(const Client& client, const std::strin
 }
 
 void Clients::push(const Client& client, const castra::v1::ServerEnvelope& envelope) {
-  if (auto c = client.connection.lock()) c->send(frame_of(envelope));
+  if (auto c = client.connection.lock()) c->send(frame_of(envelope, c->encoding()));
 }
 
 }  // namespace castra::dispatch

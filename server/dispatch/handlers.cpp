@@ -431,7 +431,7 @@ void Handlers::send_chat(Call& call) {
 void Handlers::push_chat(const store::MatchRow& row, const lobby::ChatLine& line) {
   v1::ServerEnvelope e;
   *e.mutable_chat()->mutable_line() = to_wire(line);
-  const auto frame = frame_of(e);
+  const auto frames = frames_of(std::move(e));
   for (const auto& [client_id, member] : s_.clients.room(row.id)) {
     Client* c = s_.clients.find(client_id);
     if (c == nullptr) continue;
@@ -441,7 +441,7 @@ void Handlers::push_chat(const store::MatchRow& row, const lobby::ChatLine& line
         s_.lobby.muted(row.id, c->account_id, line.author)) {
       continue;
     }
-    if (auto conn = c->connection.lock()) conn->send(frame);
+    if (auto conn = c->connection.lock()) conn->send(frames->in(conn->encoding()));
   }
 }
 
@@ -490,10 +490,10 @@ void Handlers::push_match_updated(const store::MatchRow& row, std::uint64_t exce
   for (const std::int64_t account : accounts) {
     v1::ServerEnvelope e;
     *e.mutable_match_updated()->mutable_match() = summary(row, account);
-    const auto frame = frame_of(e);
+    const auto frames = frames_of(std::move(e));
     for (Client* c : s_.clients.of_account(account)) {
       if (c->id == except) continue;
-      if (auto conn = c->connection.lock()) conn->send(frame);
+      if (auto conn = c->connection.lock()) conn->send(frames->in(conn->encoding()));
     }
   }
 }
@@ -505,10 +505,10 @@ void Handlers::announce_closed(const store::MatchRow& row, const std::string& te
   ended->set_status(status_of(row.status));
   ended->set_reason(v1::END_ABORTED);
   ended->set_message(text);
-  const auto frame = frame_of(e);
+  const auto frames = frames_of(std::move(e));
   for (const auto& [client_id, member] : s_.clients.room(row.id)) {
     if (Client* c = s_.clients.find(client_id)) {
-      if (auto conn = c->connection.lock()) conn->send(frame);
+      if (auto conn = c->connection.lock()) conn->send(frames->in(conn->encoding()));
     }
   }
 }
@@ -517,11 +517,11 @@ int Handlers::disconnect_account(std::int64_t account_id, ErrorCode code, const 
   v1::ServerEnvelope e;
   e.mutable_notice()->set_text(text);
   e.mutable_notice()->set_code(code);
-  const auto frame = frame_of(e);
+  const auto frames = frames_of(std::move(e));
   int n = 0;
   for (Client* c : s_.clients.of_account(account_id)) {
     if (auto conn = c->connection.lock()) {
-      conn->close(net::CloseCode::kPolicy, text, frame);
+      conn->close(net::CloseCode::kPolicy, text, frames->in(conn->encoding()));
       ++n;
     }
     s_.clients.sign_out(*c);

@@ -20,7 +20,7 @@ class ConnectionObserver final : public runtime::Observer {
   ConnectionObserver(std::weak_ptr<net::Connection> connection, std::string match_id)
       : connection_(std::move(connection)), match_id_(std::move(match_id)) {}
   void on_update(const runtime::Update& update) override {
-    if (auto c = connection_.lock()) c->send(update.frame);
+    if (auto c = connection_.lock()) c->send(update.frames->in(c->encoding()));
   }
   void on_presence(const runtime::Presence& p) override {
     auto c = connection_.lock();
@@ -31,7 +31,7 @@ class ConnectionObserver final : public runtime::Observer {
     out->set_side(p.side == rules::Side::kA ? v1::SIDE_A : v1::SIDE_B);
     out->set_connected(p.connected);
     out->set_grace_ends_ms(p.grace_ends_ms);
-    c->send(frame_of(e));
+    c->send(frame_of(e, c->encoding()));
   }
 
  private:
@@ -159,10 +159,10 @@ void Handlers::on_notice(const runtime::HostNotice& n) {
   v1::ServerEnvelope e;
   e.mutable_your_move()->set_match_id(n.match_id);
   e.mutable_your_move()->set_deadline_ms(n.deadline_ms);
-  const auto frame = frame_of(e);
+  const auto frames = frames_of(std::move(e));
   for (Client* c : s_.clients.of_account(*n.account)) {
     if (watches_.count({c->id, n.match_id}) > 0) continue;  // it has MatchUpdate.your_move
-    if (auto conn = c->connection.lock()) conn->send(frame);
+    if (auto conn = c->connection.lock()) conn->send(frames->in(conn->encoding()));
   }
 }
 
@@ -183,10 +183,10 @@ void Handlers::announce_ended(const std::string& match_id) {
   if (last.kind() == v1::ENTRY_END) ended->set_reason(last.end_reason());
   ended->set_server_seed(record->server_seed());
   ended->set_message(record->outcome().reason());
-  const auto frame = frame_of(e);
+  const auto frames = frames_of(std::move(e));
   for (const auto& [client_id, member] : s_.clients.room(match_id)) {
     if (Client* c = s_.clients.find(client_id)) {
-      if (auto conn = c->connection.lock()) conn->send(frame);
+      if (auto conn = c->connection.lock()) conn->send(frames->in(conn->encoding()));
     }
   }
 }

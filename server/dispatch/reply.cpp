@@ -6,8 +6,14 @@
 
 namespace castra::dispatch {
 
-std::shared_ptr<const std::string> frame_of(const castra::v1::ServerEnvelope& envelope) {
-  return std::make_shared<const std::string>(envelope.SerializeAsString());
+std::shared_ptr<const std::string> frame_of(const castra::v1::ServerEnvelope& envelope,
+                                            server::Encoding encoding) {
+  return std::make_shared<const std::string>(server::encode(envelope, encoding));
+}
+
+std::shared_ptr<const server::Frames> frames_of(castra::v1::ServerEnvelope envelope) {
+  return std::make_shared<const server::Frames>(
+      std::make_shared<const castra::v1::ServerEnvelope>(std::move(envelope)));
 }
 
 castra::v1::ServerEnvelope error_envelope(std::uint64_t request_id, const server::Failure& f) {
@@ -40,9 +46,9 @@ struct Reply::State {
     auto c = connection.lock();
     if (!c) return;  // the client left before its answer
     if (close) {
-      c->close(*close, envelope.error().message(), frame_of(envelope));
+      c->close(*close, envelope.error().message(), frame_of(envelope, c->encoding()));
     } else {
-      c->send(frame_of(envelope));
+      c->send(frame_of(envelope, c->encoding()));
     }
   }
 

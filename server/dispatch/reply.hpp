@@ -9,6 +9,7 @@
 #include <memory>
 
 #include "proto/castra/v1/protocol.pb.h"
+#include "server/base/encoding.hpp"
 #include "server/base/failure.hpp"
 #include "server/base/metrics.hpp"
 #include "server/net/connection.hpp"
@@ -17,8 +18,12 @@ namespace castra::dispatch {
 
 using Clock = std::chrono::steady_clock;
 
-// The bytes of one ServerEnvelope, ready for Connection::send.
-std::shared_ptr<const std::string> frame_of(const castra::v1::ServerEnvelope& envelope);
+// The bytes of one ServerEnvelope in `encoding` (the connection's), ready for Connection::send.
+std::shared_ptr<const std::string> frame_of(const castra::v1::ServerEnvelope& envelope,
+                                            server::Encoding encoding);
+// One ServerEnvelope for many connections: each is sent it in its own encoding, encoded once
+// per encoding (`frames->in(connection->encoding())`).
+std::shared_ptr<const server::Frames> frames_of(castra::v1::ServerEnvelope envelope);
 // An Error envelope (request_id 0 for pushes and unparsable requests).
 castra::v1::ServerEnvelope error_envelope(std::uint64_t request_id, const server::Failure& f);
 

@@ -11,6 +11,8 @@
 #include <utility>
 #include <vector>
 
+#include "server/base/encoding.hpp"
+
 namespace castra::net {
 
 // WebSocket close codes Castra sends (RFC 6455 section 7.4.1).
@@ -38,8 +40,10 @@ class Connection {
   // The client's address: the peer's, or the one a trusted proxy forwarded.
   virtual const std::string& address() const = 0;
   virtual bool secure() const = 0;
-  // Queues one binary frame. A client whose outbound queue is full is disconnected (its
-  // memory must not grow); frames sent after a close are dropped.
+  // What its client asked for in the upgrade; every frame sent to it must be in it.
+  virtual server::Encoding encoding() const { return server::Encoding::kBinary; }
+  // Queues one frame (binary, or text on a JSON connection). A client whose outbound queue is full
+  // is disconnected (its memory must not grow); frames sent after a close are dropped.
   virtual void send(std::shared_ptr<const std::string> frame) = 0;
   // Stops reading, sends `last` (if any) after what is queued, then closes with `code`. The
   // close is bounded in time: a client that does not answer is cut off.
@@ -70,6 +74,7 @@ class Application {
   // on_closed. A connection refused at once (too many from its address) gets only
   // on_violation.
   virtual void on_open(const std::shared_ptr<Connection>& connection) = 0;
+  // `text`: it came as a text frame (whatever the connection's encoding).
   virtual void on_message(const std::shared_ptr<Connection>& connection, std::string frame,
                           bool text) = 0;
   // The application answers by closing the connection (with an error frame as `last`).

@@ -53,11 +53,21 @@ void WebsocketSession<NextLayer>::run(beast::http::request<beast::http::string_b
   timeouts.idle_timeout = std::chrono::seconds(options.idle_timeout_seconds);
   timeouts.keep_alive_pings = true;
   ws_.set_option(timeouts);
-  ws_.set_option(websocket::stream_base::decorator(
-      [](websocket::response_type& res) { res.set(beast::http::field::server, "castra-server"); }));
+  // The encoding is the client's to choose, once: the subprotocol it names is answered.
+  const auto offered = request[beast::http::field::sec_websocket_protocol];
+  const auto chosen = server::negotiate(std::string_view(offered.data(), offered.size()));
+  encoding_ = chosen.value_or(server::Encoding::kBinary);
+  ws_.set_option(websocket::stream_base::decorator([chosen](websocket::response_type& res) {
+    res.set(beast::http::field::server, "castra-server");
+    if (chosen) {
+      const auto name = server::subprotocol_name(*chosen);
+      res.set(beast::http::field::sec_websocket_protocol,
+              beast::string_view(name.data(), name.size()));
+    }
+  }));
   // The frame limit is enforced in on_read, so that the client hears why before the close.
   ws_.read_message_max(0);
-  ws_.binary(true);
+  ws_.binary(encoding_ == server::Encoding::kBinary);  // JSON goes in text frames
   ws_.async_accept(
       request, beast::bind_front_handler(&WebsocketSession::on_accept, this->shared_from_this()));
 }

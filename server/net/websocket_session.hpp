@@ -42,6 +42,7 @@ class WebsocketSession : public Connection,
   std::uint64_t id() const override { return id_; }
   const std::string& address() const override { return address_; }
   bool secure() const override;
+  server::Encoding encoding() const override { return encoding_; }
   void send(std::shared_ptr<const std::string> frame) override;
   void close(CloseCode code, std::string reason, std::shared_ptr<const std::string> last) override;
   void greeted() override;
@@ -65,6 +66,7 @@ class WebsocketSession : public Connection,
   const std::uint64_t id_;
   const std::string address_;
   RateLimiter limiter_;
+  server::Encoding encoding_ = server::Encoding::kBinary;  // set in run(), before on_open
   boost::asio::steady_timer greeting_timer_;
   boost::asio::steady_timer close_timer_;
 

@@ -24,6 +24,7 @@
 #include "common/wire/any_match.hpp"
 #include "proto/castra/v1/match.pb.h"
 #include "server/base/clock.hpp"
+#include "server/base/encoding.hpp"
 #include "server/base/strand.hpp"
 #include "server/runtime/answer.hpp"
 #include "server/store/match_store.hpp"
@@ -35,10 +36,11 @@ using rules::Viewer;
 using server::Clock;
 
 // One update as it goes out: the message, and the ServerEnvelope push that carries it,
-// serialized once for every viewer who sees the same (all undelayed spectators, say).
+// encoded once per encoding for every viewer who sees the same (all undelayed spectators,
+// say): a view's JSON frame is made when its first JSON viewer needs it, then shared.
 struct Update {
   std::shared_ptr<const v1::MatchUpdate> message;
-  std::shared_ptr<const std::string> frame;
+  std::shared_ptr<const server::Frames> frames;
 };
 
 // A seated side came or went: told to the match's room, in order with its updates.

@@ -1,9 +1,10 @@
 // MatchHost's room: who watches the match, as what, and what each is sent. Every update after
 // a move carries the viewer's board; viewers who see the same thing (all undelayed spectators,
 // all connections of one side, all spectators at the same delay) share one update and one
-// serialized frame, so a command costs one picture per kind of viewer and one socket write per
-// viewer. Joining and leaving tell the rest of the room only the spectator count, at most once
-// a tick. All on the match's strand.
+// frame per encoding (binary, JSON), so a command costs one picture per kind of viewer, one
+// encoding per kind of viewer and encoding in use, and one socket write per viewer. Joining and
+// leaving tell the rest of the room only the spectator count, at most once a tick. All on the
+// match's strand.
 #include <map>
 #include <tuple>
 
@@ -22,13 +23,13 @@ Side side_of(Viewer v) {
 }
 
 // The update and the push that carries it, built together: the message lives inside the
-// envelope it is sent in, serialized once.
+// envelope it is sent in, encoded once per encoding.
 struct Draft {
   std::shared_ptr<v1::ServerEnvelope> envelope = std::make_shared<v1::ServerEnvelope>();
   v1::MatchUpdate* message = envelope->mutable_match_update();
   Update done() const {
-    auto frame = std::make_shared<const std::string>(envelope->SerializeAsString());
-    return Update{std::shared_ptr<const v1::MatchUpdate>(envelope, message), std::move(frame)};
+    return Update{std::shared_ptr<const v1::MatchUpdate>(envelope, message),
+                  std::make_shared<const server::Frames>(envelope)};
   }
 };
 

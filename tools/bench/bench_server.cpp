@@ -54,7 +54,7 @@ void Latch::wait() {
 
 void FramingObserver::on_update(const runtime::Update& update) {
   ++frames_;
-  bytes_ += update.frame->size();
+  bytes_ += update.frames->in(server::Encoding::kBinary)->size();
 }
 
 void KeepingObserver::on_update(const runtime::Update& update) {
