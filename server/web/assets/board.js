@@ -82,7 +82,8 @@
       'data-disordered': u.disordered ? 'true' : 'false', transform: 'translate(' + cx + ' ' + cy + ')',
     });
     const body = el('g', { transform: 'rotate(' + facing * 90 + ')' });
-    body.append(el('rect', { x: -across / 2, y: -deep / 2, width: across, height: deep, rx: 2, class: 'counter' }));
+    // Square corners for side A, round ones for B: the shape tells them apart too.
+    body.append(el('rect', { x: -across / 2, y: -deep / 2, width: across, height: deep, rx: s === 'A' ? 1 : 7, class: 'counter' }));
     body.append(el('polygon', { points: '-5,' + (-deep / 2) + ' 5,' + (-deep / 2) + ' 0,' + (-deep / 2 - 5), class: 'front' }));
     g.append(body);
     g.append(el('text', { y: 4, class: 'unit-letters' }, letters));
@@ -142,7 +143,9 @@
       'data-facing': STAND_FACINGS[facing], 'data-figures': total, 'data-posture': back ? 'falling-back' : 'standing',
       transform: 'translate(' + cx.toFixed(1) + ' ' + cy.toFixed(1) + ')',
     });
-    g.append(el('circle', { r: 14, class: 'counter' }));
+    // A round counter for side A, a square one for B: the shape tells them apart too.
+    g.append(s === 'A' ? el('circle', { r: 14, class: 'counter' })
+      : el('rect', { x: -13, y: -13, width: 26, height: 26, rx: 3, class: 'counter' }));
     g.append(el('polygon', {
       points: [[18, 0], [12, -5], [12, 5]].map(([x, y]) =>
         (x * Math.cos(a) - y * Math.sin(a)).toFixed(1) + ',' + (x * Math.sin(a) + y * Math.cos(a)).toFixed(1)).join(' '),

@@ -14,12 +14,16 @@
     return [row, turn];
   }
 
+  // A live match's first update after subscribing, by match id.
+  const firstUpdate = new Map();
+
   async function fillTurns(link, cells) {
     for (const [id, cell] of cells) {
       try {
-        const got = new Promise((resolve) => (link.waitingFor = { id, resolve }));
+        const got = new Promise((resolve) => firstUpdate.set(id, resolve));
         await link.request('subscribeMatch', { matchId: id });
         const snap = await Promise.race([got, new Promise((r) => setTimeout(() => r(null), 3000))]);
+        firstUpdate.delete(id);
         cell.textContent = snap ? (snap.ended ? 'over' : 'turn ' + (snap.turn || 0) + (snap.phase ? ', ' + snap.phase : '')) : '';
         await link.request('unsubscribeMatch', { matchId: id });
       } catch (e) {
@@ -40,7 +44,7 @@
   async function start() {
     const link = new castra.Link((env) => {
       const u = env.matchUpdate;
-      if (u && u.snapshot && link.waitingFor && u.matchId === link.waitingFor.id) link.waitingFor.resolve(u.snapshot);
+      if (u && u.snapshot && firstUpdate.has(u.matchId)) firstUpdate.get(u.matchId)(u.snapshot);
     });
     try {
       await link.open();
