@@ -382,10 +382,22 @@ void MatchScreen::draw_panel(Ui& ui, Client& client, const SDL_Rect& r) {
     const std::string link = watch_link(client.session().url(), m.id, code);
     if (!link.empty()) {
       p.text("Watch in a browser:", x, y, 11, theme::kTextDim);
-      ui.note_region("watch-link " + link,
-                     p.text(link, x, y + 15, link.size() > 52 ? 9 : 11, theme::kText,
-                            Align::kLeft, Weight::kMono));
-      y += 34;
+      y += 15;
+      // Whole, on as many lines as the panel's width needs: a link cut short is no link.
+      SDL_Rect drawn{x, y, 0, 0};
+      for (std::size_t from = 0; from < link.size();) {
+        std::size_t n = link.size() - from;
+        while (n > 1 && p.text_width(link.substr(from, n), 11, Weight::kMono) > w)
+          --n;
+        const SDL_Rect line =
+            p.text(link.substr(from, n), x, y, 11, theme::kText, Align::kLeft, Weight::kMono);
+        drawn.w = std::max(drawn.w, line.w);
+        drawn.h = line.y + line.h - drawn.y;
+        y += 15;
+        from += n;
+      }
+      ui.note_region("watch-link " + link, drawn);
+      y += 4;
     }
   }
   // An offer ends with the match: nothing is left to accept.

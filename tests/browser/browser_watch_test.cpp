@@ -27,8 +27,8 @@ namespace req = client::requests;
 // itself at 90% of the announced rate, so the bots' match lasts long enough (tens of seconds)
 // to be found on / and watched live; the page paces itself the same way.
 std::vector<std::string> server_flags() {
-  return {"--argon2-opslimit", "1",      "--argon2-memlimit",    "8192",
-          "--durability",      "normal", "--scenarios",          source_dir() + "/scenarios",
+  return {"--argon2-opslimit", "1",      "--argon2-memlimit",     "8192",
+          "--durability",      "normal", "--scenarios",           source_dir() + "/scenarios",
           "--message-burst",   "10",     "--messages-per-second", "2"};
 }
 
@@ -41,9 +41,17 @@ std::string shots_dir() {
 class Bot {
  public:
   Bot(const ServerProcess& server, const std::string& name, std::vector<std::string> seat) {
-    std::vector<std::string> args = {binary_dir() + "/tools/bot/castra-bot", "--server",
-                                     server.ws_url(), "--name", name, "--password",
-                                     name + "-password", "--strength", "greedy", "--seed", "7"};
+    std::vector<std::string> args = {binary_dir() + "/tools/bot/castra-bot",
+                                     "--server",
+                                     server.ws_url(),
+                                     "--name",
+                                     name,
+                                     "--password",
+                                     name + "-password",
+                                     "--strength",
+                                     "greedy",
+                                     "--seed",
+                                     "7"};
     args.insert(args.end(), seat.begin(), seat.end());
     log_ = server.data_dir() + "/" + name + ".log";
     pid_ = fork();
@@ -76,10 +84,9 @@ class Bot {
 
 // The browser half: its exit code is the verdict, its lines the checks and figures.
 ToolRun browse(const std::string& mode, const ServerProcess& server, const std::string& more) {
-  const std::string command = "/usr/bin/python3 " + source_dir() +
-                              "/tests/browser/watch_page.py " + mode + " --port " +
-                              std::to_string(server.port()) + " --out " + shots_dir() + " " +
-                              more;
+  const std::string command = "/usr/bin/python3 " + source_dir() + "/tests/browser/watch_page.py " +
+                              mode + " --port " + std::to_string(server.port()) + " --out " +
+                              shots_dir() + " " + more;
   ToolRun r = run_tool(command);
   std::printf("%s", r.out.c_str());
   return r;
@@ -110,8 +117,7 @@ void watch_bots(const std::string& scenario, const std::string& game) {
   ASSERT_TRUE(server.started()) << server.log();
   Bot creator(server, game + "-creator", {"--create", scenario});
   Bot joiner(server, game + "-joiner", {"--join-open", "--scenario", scenario});
-  const ToolRun r =
-      browse("match", server, "--scenario " + scenario + " --game " + game);
+  const ToolRun r = browse("match", server, "--scenario " + scenario + " --game " + game);
   EXPECT_EQ(r.exit_code, 0) << r.out << "\n" << creator.log() << joiner.log();
 }
 

@@ -142,7 +142,7 @@ def get(port, path, headers=None):
 
 
 def run_assets(a):
-    pages = {'/': 'text/html', '/watch/abc123': 'text/html', '/campaign/abc123': 'text/html',
+    pages = {'/': 'text/html', '/watch/0123456789abcdef0123456789abcdef': 'text/html', '/campaign/0123456789abcdef0123456789abcdef': 'text/html',
              '/assets/castra.css': 'text/css', '/assets/link.js': 'text/javascript',
              '/assets/board.js': 'text/javascript', '/assets/watch.js': 'text/javascript',
              '/assets/list.js': 'text/javascript', '/assets/campaign.js': 'text/javascript'}
@@ -164,7 +164,7 @@ def run_assets(a):
     # The watch page as the browser loads it, every byte.
     d = browser()
     try:
-        d.get(base(a.port) + '/watch/abc123')
+        d.get(base(a.port) + '/watch/0123456789abcdef0123456789abcdef')
         wait_for('the page loaded', lambda: js(d, 'return document.readyState') == 'complete', 10)
         weight = js(d, """
           const nav = performance.getEntriesByType('navigation')[0];
@@ -393,7 +393,7 @@ def free_connections(port):
 def run_limit(a):
     d = browser()
     try:
-        d.get(base(a.port) + '/watch/abc123')
+        d.get(base(a.port) + '/watch/0123456789abcdef0123456789abcdef')
         wait_for('the page\'s WebSocket', lambda: js(d, "return document.body.dataset.state === 'refused'"), 10)
         with_page = free_connections(a.port)
         print('connections left to this address with the watch page open: %d of %d' % (with_page, a.limit))
