@@ -1,8 +1,32 @@
 #include "client/net/protocol_client.hpp"
 
+#include <google/protobuf/util/json_util.h>
+
 namespace castra::client {
 
 namespace v1 = castra::v1;
+
+ProtocolClient::ProtocolClient(std::unique_ptr<WsClient> ws)
+    : ws_(std::move(ws)), json_(ws_->subprotocol() == kJsonSubprotocol) {}
+
+std::string ProtocolClient::encode(const google::protobuf::Message& message) const {
+  if (!json_) return message.SerializeAsString();
+  google::protobuf::util::JsonPrintOptions options;
+  options.preserve_proto_field_names = true;
+  std::string out;
+  if (!google::protobuf::util::MessageToJsonString(message, &out, options).ok()) return {};
+  return out;
+}
+
+bool ProtocolClient::decode(const std::string& frame, bool text,
+                            v1::ServerEnvelope* envelope) const {
+  if (text != json_) return false;
+  if (!json_) return envelope->ParseFromString(frame);
+  // Fields of a later minor version are ignored, as the binary parser keeps them aside.
+  google::protobuf::util::JsonParseOptions options;
+  options.ignore_unknown_fields = true;
+  return google::protobuf::util::JsonStringToMessage(frame, envelope, options).ok();
+}
 
 std::unique_ptr<ProtocolClient> ProtocolClient::connect(std::string_view url,
                                                         std::chrono::milliseconds timeout,
@@ -15,7 +39,7 @@ std::unique_ptr<ProtocolClient> ProtocolClient::connect(std::string_view url,
 
 std::optional<std::uint64_t> ProtocolClient::send(v1::ClientEnvelope request, std::string* error) {
   if (request.request_id() == 0) request.set_request_id(next_id_++);
-  if (!ws_->send(request.SerializeAsString(), std::chrono::seconds(10), error)) return std::nullopt;
+  if (!ws_->send(encode(request), std::chrono::seconds(10), error, json_)) return std::nullopt;
   return request.request_id();
 }
 
@@ -24,7 +48,7 @@ std::optional<v1::ServerEnvelope> ProtocolClient::next_frame(std::chrono::millis
   auto frame = ws_->receive(timeout, error);
   if (!frame) return std::nullopt;
   v1::ServerEnvelope envelope;
-  if (!envelope.ParseFromString(*frame)) {
+  if (!decode(*frame, ws_->received_text(), &envelope)) {
     *error = "the server sent something that is not a ServerEnvelope";
     return std::nullopt;
   }

@@ -6,6 +6,8 @@
 // CommandResult) is split: the update becomes a push (request_id 0) kept before anything that
 // came after it, and the reply is returned without it, so every user sees the mover's update
 // in order like any other.
+// It speaks binary protobuf, or protobuf's JSON mapping in text frames when its options ask
+// for the subprotocol kJsonSubprotocol (docs/protocol.md, "Encodings").
 #pragma once
 
 #include <chrono>
@@ -19,6 +21,8 @@
 #include "proto/castra/v1/protocol.pb.h"
 
 namespace castra::client {
+
+inline constexpr std::string_view kJsonSubprotocol = "castra.v1.json";
 
 class ProtocolClient {
  public:
@@ -51,13 +55,21 @@ class ProtocolClient {
                                                std::string* error);
 
   WsClient& socket() { return *ws_; }
+  // Whether it speaks JSON text frames (the server agreed to kJsonSubprotocol).
+  bool json() const { return json_; }
+  // `message` as this connection sends it (tests of raw frames): JSON text or binary.
+  std::string encode(const google::protobuf::Message& message) const;
+  // Reads one frame as this connection receives it; false when it is not a ServerEnvelope in
+  // its encoding (or came as the other kind of frame).
+  bool decode(const std::string& frame, bool text, castra::v1::ServerEnvelope* envelope) const;
 
  private:
-  explicit ProtocolClient(std::unique_ptr<WsClient> ws) : ws_(std::move(ws)) {}
+  explicit ProtocolClient(std::unique_ptr<WsClient> ws);
   // Moves a reply's match_update_first, if any, to the kept pushes as a MatchUpdate push.
   void keep_update_first(castra::v1::ServerEnvelope& reply);
 
   std::unique_ptr<WsClient> ws_;
+  bool json_ = false;
   std::uint64_t next_id_ = 1;
   std::deque<castra::v1::ServerEnvelope> pushes_;
 };

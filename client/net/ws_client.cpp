@@ -49,6 +49,7 @@ std::optional<Url> Url::parse(std::string_view text) {
 struct WsClient::Impl {
   boost::asio::io_context ioc;
   beast::flat_buffer buffer;
+  std::string subprotocol;  // the server's answer
   virtual ~Impl() = default;
 
   virtual tcp::socket& socket() = 0;
@@ -60,6 +61,7 @@ struct WsClient::Impl {
   virtual void async_close(std::function<void(beast::error_code)> done) = 0;
   virtual websocket::close_reason reason() const = 0;
   virtual bool is_open() const = 0;
+  virtual bool got_text() const = 0;
 
   // A read stays pending across receive() calls that time out, so that a timeout does not
   // break the stream; its outcome waits here for the next receive().
@@ -95,20 +97,29 @@ template <class NextLayer>
 struct StreamImpl : WsClient::Impl {
   std::optional<ssl::context> tls;
   std::optional<websocket::stream<NextLayer>> ws;
+  websocket::response_type response;
 
   tcp::socket& socket() override { return beast::get_lowest_layer(*ws).socket(); }
 
   void handshake(const Url& url, const ClientOptions& options,
                  std::function<void(beast::error_code)> done) {
     ws->set_option(websocket::stream_base::decorator(
-        [headers = options.headers](websocket::request_type& req) {
+        [headers = options.headers, asked = options.subprotocol](websocket::request_type& req) {
           req.set(beast::http::field::user_agent, "castra-client");
+          if (!asked.empty()) req.set(beast::http::field::sec_websocket_protocol, asked);
           for (const auto& [k, v] : headers)
             req.set(k, v);
         }));
     ws->binary(true);
     ws->read_message_max(64 * 1024 * 1024);
-    ws->async_handshake(url.host + ":" + url.port, url.path, std::move(done));
+    ws->async_handshake(
+        response, url.host + ":" + url.port, url.path,
+        [this, asked = options.subprotocol, done = std::move(done)](beast::error_code e) {
+          const auto answer = response[beast::http::field::sec_websocket_protocol];
+          subprotocol.assign(answer.data(), answer.size());
+          if (!e && subprotocol != asked) e = websocket::error::upgrade_declined;
+          done(e);
+        });
   }
 
   void async_open(const Url& url, const ClientOptions& options,
@@ -175,6 +186,7 @@ struct StreamImpl : WsClient::Impl {
 
   websocket::close_reason reason() const override { return ws->reason(); }
   bool is_open() const override { return ws->is_open(); }
+  bool got_text() const override { return ws->got_text(); }
 };
 
 }  // namespace
@@ -287,6 +299,13 @@ bool WsClient::close(std::chrono::milliseconds timeout) {
     return false;
   }
   return !ec;
+}
+
+bool WsClient::received_text() const {
+  return impl_->got_text();
+}
+const std::string& WsClient::subprotocol() const {
+  return impl_->subprotocol;
 }
 
 std::uint16_t WsClient::close_code() const {

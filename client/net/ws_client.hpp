@@ -32,6 +32,9 @@ struct ClientOptions {
   std::vector<std::pair<std::string, std::string>> headers;
   // SO_RCVBUF before connecting, 0 for the system's default (tests: a slow reader).
   int receive_buffer_bytes = 0;
+  // The WebSocket subprotocol to ask for (Sec-WebSocket-Protocol); empty: none. The connection
+  // fails, as a browser's would, when the server does not answer with it.
+  std::string subprotocol;
 };
 
 class WsClient {
@@ -51,6 +54,10 @@ class WsClient {
   // by the server, close_code() holds its code).
   std::optional<std::string> receive(std::chrono::milliseconds timeout, std::string* error);
   bool close(std::chrono::milliseconds timeout);
+  // Whether the last message received came as a text frame.
+  bool received_text() const;
+  // The subprotocol the server answered the upgrade with, empty if none.
+  const std::string& subprotocol() const;
   // The close code the server sent, 0 if none.
   std::uint16_t close_code() const;
   std::string close_reason() const;

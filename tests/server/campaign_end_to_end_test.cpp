@@ -521,11 +521,15 @@ void play_campaign(const Plan& plan) {
   }
 }
 
-TEST(CampaignEndToEnd, AnOptioCampaignOfThreeBattlesWithSecretSelectionsRestartsAndAPause) {
+// Both campaigns in both encodings: CampaignEndToEnd.X binary, JsonProtocol.CampaignEndToEnd_X
+// with every player and the spectator on JSON text frames.
+CASTRA_ENCODED_TEST(CampaignEndToEnd,
+                    AnOptioCampaignOfThreeBattlesWithSecretSelectionsRestartsAndAPause) {
   play_campaign(optio_plan());
 }
 
-TEST(CampaignEndToEnd, AStandCampaignOfThreeBattlesWithSecretSelectionsRestartsAndAPause) {
+CASTRA_ENCODED_TEST(CampaignEndToEnd,
+                    AStandCampaignOfThreeBattlesWithSecretSelectionsRestartsAndAPause) {
   play_campaign(stand_plan());
 }
 

@@ -1,5 +1,6 @@
 // Hostile and broken input against the real server: each class gets its documented error
-// (docs/protocol.md), the server keeps running, and a bystander client is untouched.
+// (docs/protocol.md), the server keeps running, and a bystander client is untouched. Every
+// case runs in both encodings (HostileInput.X binary, JsonProtocol.HostileInput_X in JSON).
 #include <gtest/gtest.h>
 
 #include "tests/server/protocol_support.hpp"
@@ -52,37 +53,47 @@ std::uint16_t closed_with(ProtocolClient& c) {
   return c.socket().close_code();
 }
 
-TEST(HostileInput, MalformedProtobufGetsMalformedAndTheConnectionLives) {
+CASTRA_ENCODED_TEST(HostileInput, MalformedProtobufGetsMalformedAndTheConnectionLives) {
   ServerProcess server(test_flags());
   ASSERT_TRUE(server.started()) << server.log();
   Bystander bystander(server);
   auto c = greeted_client(server.ws_url());
   std::string error;
-  ASSERT_TRUE(c->socket().send(std::string("\xff\xff\xff\xff\x0f garbage", 13), 2s, &error));
+  // Garbage in the connection's own kind of frame, then a frame of the other kind.
+  const bool json = c->json();
+  const std::string garbage = json ? std::string("{\"request_id\": 5, \"ping\": ")
+                                   : std::string("\xff\xff\xff\xff\x0f garbage", 13);
+  ASSERT_TRUE(c->socket().send(garbage, 2s, &error, json));
   EXPECT_EQ(next_error(*c), v1::ERROR_MALFORMED);
-  ASSERT_TRUE(c->socket().send("{\"hello\": {}}", 2s, &error, /*text=*/true));
+  const std::string other = json ? ping(4).SerializeAsString() : "{\"hello\": {}}";
+  ASSERT_TRUE(c->socket().send(other, 2s, &error, !json));
   EXPECT_EQ(next_error(*c), v1::ERROR_MALFORMED);
   EXPECT_EQ(call(*c, ping(1)).pong().nonce(), 1u);
   bystander.expect_untouched(server);
 }
 
-TEST(HostileInput, UnknownMessageGetsUnknownMessageWithItsRequestId) {
+CASTRA_ENCODED_TEST(HostileInput, UnknownMessageGetsUnknownMessageWithItsRequestId) {
   ServerProcess server(test_flags());
   ASSERT_TRUE(server.started()) << server.log();
   Bystander bystander(server);
   auto c = greeted_client(server.ws_url());
-  v1::ClientEnvelope future;
-  future.set_request_id(77);
-  future.GetReflection()->MutableUnknownFields(&future)->AddVarint(999, 1);
+  // A request kind of a later minor version: a field this server's schema does not have.
   std::string error;
-  ASSERT_TRUE(c->socket().send(future.SerializeAsString(), 2s, &error));
+  if (c->json()) {
+    ASSERT_TRUE(c->socket().send(R"({"request_id":"77","future_request":{}})", 2s, &error, true));
+  } else {
+    v1::ClientEnvelope future;
+    future.set_request_id(77);
+    future.GetReflection()->MutableUnknownFields(&future)->AddVarint(999, 1);
+    ASSERT_TRUE(send_raw(*c, future, &error));
+  }
   auto reply = c->next_frame(5s, &error);
   ASSERT_TRUE(reply) << error;
   EXPECT_EQ(reply->request_id(), 77u);
   EXPECT_EQ(error_of(*reply), v1::ERROR_UNKNOWN_MESSAGE);
   // No request id at all is a malformed request, answered with request id 0.
   auto anonymous = ping(3);
-  ASSERT_TRUE(c->socket().send(anonymous.SerializeAsString(), 2s, &error));
+  ASSERT_TRUE(send_raw(*c, anonymous, &error));
   reply = c->next_frame(5s, &error);
   ASSERT_TRUE(reply) << error;
   EXPECT_EQ(reply->request_id(), 0u);
@@ -90,13 +101,12 @@ TEST(HostileInput, UnknownMessageGetsUnknownMessageWithItsRequestId) {
   bystander.expect_untouched(server);
 }
 
-TEST(HostileInput, WrongVersionGetsVersionUnsupportedThenAClose) {
+CASTRA_ENCODED_TEST(HostileInput, WrongVersionGetsVersionUnsupportedThenAClose) {
   ServerProcess server(test_flags());
   ASSERT_TRUE(server.started()) << server.log();
   Bystander bystander(server);
-  std::string error;
-  auto c = ProtocolClient::connect(server.ws_url(), 5s, &error);
-  ASSERT_TRUE(c) << error;
+  auto c = connected(server.ws_url());
+  ASSERT_TRUE(c);
   v1::ClientEnvelope hello;
   hello.mutable_hello()->set_major(2);
   auto reply = call(*c, hello);
@@ -106,13 +116,13 @@ TEST(HostileInput, WrongVersionGetsVersionUnsupportedThenAClose) {
   bystander.expect_untouched(server);
 }
 
-TEST(HostileInput, RequestsBeforeHelloOrLoginAreRefused) {
+CASTRA_ENCODED_TEST(HostileInput, RequestsBeforeHelloOrLoginAreRefused) {
   ServerProcess server(test_flags());
   ASSERT_TRUE(server.started()) << server.log();
   Bystander bystander(server);
+  auto c = connected(server.ws_url());
+  ASSERT_TRUE(c);
   std::string error;
-  auto c = ProtocolClient::connect(server.ws_url(), 5s, &error);
-  ASSERT_TRUE(c) << error;
   EXPECT_EQ(error_of(call(*c, req::login("x", "y"))), v1::ERROR_HANDSHAKE_REQUIRED);
   ASSERT_TRUE(c->hello(5s, &error)) << error;
   v1::ClientEnvelope again;
@@ -125,19 +135,18 @@ TEST(HostileInput, RequestsBeforeHelloOrLoginAreRefused) {
   bystander.expect_untouched(server);
 }
 
-TEST(HostileInput, NoHelloInTimeGetsHandshakeRequiredThenAClose) {
+CASTRA_ENCODED_TEST(HostileInput, NoHelloInTimeGetsHandshakeRequiredThenAClose) {
   ServerProcess server(test_flags({"--handshake-timeout", "1"}));
   ASSERT_TRUE(server.started()) << server.log();
   Bystander bystander(server);
-  std::string error;
-  auto c = ProtocolClient::connect(server.ws_url(), 5s, &error);
-  ASSERT_TRUE(c) << error;
+  auto c = connected(server.ws_url());
+  ASSERT_TRUE(c);
   EXPECT_EQ(next_error(*c), v1::ERROR_HANDSHAKE_REQUIRED);
   EXPECT_EQ(closed_with(*c), 1008);
   bystander.expect_untouched(server);
 }
 
-TEST(HostileInput, ASilentClientIsPingedThenDroppedAndAListeningOneStays) {
+CASTRA_ENCODED_TEST(HostileInput, ASilentClientIsPingedThenDroppedAndAListeningOneStays) {
   ServerProcess server(test_flags({"--idle-timeout", "1"}));
   ASSERT_TRUE(server.started()) << server.log();
   auto silent = greeted_client(server.ws_url());
@@ -152,7 +161,7 @@ TEST(HostileInput, ASilentClientIsPingedThenDroppedAndAListeningOneStays) {
   EXPECT_TRUE(server_alive(server));
 }
 
-TEST(HostileInput, OversizedFrameGetsFrameTooLargeThenAClose) {
+CASTRA_ENCODED_TEST(HostileInput, OversizedFrameGetsFrameTooLargeThenAClose) {
   ServerProcess server(test_flags({"--max-frame-bytes", "4096"}));
   ASSERT_TRUE(server.started()) << server.log();
   Bystander bystander(server);
@@ -161,13 +170,13 @@ TEST(HostileInput, OversizedFrameGetsFrameTooLargeThenAClose) {
       req::chat(std::string(32, 'a'), v1::CHAT_PLAYERS, std::string(1 << 20, 'x'));
   big.set_request_id(9);
   std::string error;
-  c->socket().send(big.SerializeAsString(), 5s, &error);  // may fail once the server closes
+  send_raw(*c, big, &error);  // may fail once the server closes
   EXPECT_EQ(next_error(*c), v1::ERROR_FRAME_TOO_LARGE);
   EXPECT_EQ(closed_with(*c), 1009);
   bystander.expect_untouched(server);
 }
 
-TEST(HostileInput, FloodGetsRateLimitedThenAClose) {
+CASTRA_ENCODED_TEST(HostileInput, FloodGetsRateLimitedThenAClose) {
   ServerProcess server(test_flags({"--messages-per-second", "20", "--message-burst", "20"}));
   ASSERT_TRUE(server.started()) << server.log();
   Bystander bystander(server);
@@ -176,7 +185,7 @@ TEST(HostileInput, FloodGetsRateLimitedThenAClose) {
   for (int i = 1; i <= 200; ++i) {
     auto p = ping(static_cast<std::uint64_t>(i));
     p.set_request_id(1000 + static_cast<std::uint64_t>(i));
-    if (!c->socket().send(p.SerializeAsString(), 2s, &error)) break;
+    if (!send_raw(*c, p, &error)) break;
   }
   // Some pongs (of the burst; those not yet answered at the close are dropped), the error,
   // then the close.
@@ -194,7 +203,7 @@ TEST(HostileInput, FloodGetsRateLimitedThenAClose) {
   bystander.expect_untouched(server);
 }
 
-TEST(HostileInput, TooManyConnectionsFromOneAddressAreClosedAtTheAccept) {
+CASTRA_ENCODED_TEST(HostileInput, TooManyConnectionsFromOneAddressAreClosedAtTheAccept) {
   ServerProcess server(test_flags({"--max-connections-per-address", "4"}));
   ASSERT_TRUE(server.started()) << server.log();
   Bystander bystander(server);
@@ -203,13 +212,13 @@ TEST(HostileInput, TooManyConnectionsFromOneAddressAreClosedAtTheAccept) {
   auto fourth = greeted_client(server.ws_url());
   // Counted from the accept: the fifth is closed before its upgrade, with nothing said.
   std::string error;
-  EXPECT_FALSE(ProtocolClient::connect(server.ws_url(), 5s, &error));
+  EXPECT_FALSE(ProtocolClient::connect(server.ws_url(), 5s, &error, encoded()));
   // A connection that leaves frees its place (once the server has read its close).
   third->socket().close(2s);
   third.reset();
   std::unique_ptr<ProtocolClient> again;
   for (int i = 0; i < 100 && !again; ++i)
-    again = ProtocolClient::connect(server.ws_url(), 5s, &error);
+    again = ProtocolClient::connect(server.ws_url(), 5s, &error, encoded());
   EXPECT_TRUE(again) << error;
   again.reset();
   fourth.reset();
@@ -219,7 +228,7 @@ TEST(HostileInput, TooManyConnectionsFromOneAddressAreClosedAtTheAccept) {
   bystander.expect_untouched(server);
 }
 
-TEST(HostileInput, ForgedMatchIdsAreNotFound) {
+CASTRA_ENCODED_TEST(HostileInput, ForgedMatchIdsAreNotFound) {
   ServerProcess server(test_flags());
   ASSERT_TRUE(server.started()) << server.log();
   Bystander bystander(server);
@@ -247,7 +256,7 @@ TEST(HostileInput, ForgedMatchIdsAreNotFound) {
   bystander.expect_untouched(server);
 }
 
-TEST(HostileInput, WrongPasswordRepeatedlyLocksTheAccount) {
+CASTRA_ENCODED_TEST(HostileInput, WrongPasswordRepeatedlyLocksTheAccount) {
   ServerProcess server(test_flags({"--max-login-failures", "3", "--lockout-seconds", "60"}));
   ASSERT_TRUE(server.started()) << server.log();
   Bystander bystander(server);
@@ -269,7 +278,7 @@ TEST(HostileInput, WrongPasswordRepeatedlyLocksTheAccount) {
   bystander.expect_untouched(server);
 }
 
-TEST(HostileInput, BadRegistrationsAreRefusedWithTheirReason) {
+CASTRA_ENCODED_TEST(HostileInput, BadRegistrationsAreRefusedWithTheirReason) {
   ServerProcess server(test_flags());
   ASSERT_TRUE(server.started()) << server.log();
   Player alice = registered(server.ws_url(), "alice");
@@ -285,7 +294,7 @@ TEST(HostileInput, BadRegistrationsAreRefusedWithTheirReason) {
             v1::ERROR_ALREADY_AUTHENTICATED);
 }
 
-TEST(HostileInput, MatchRuntimeRequestsAreCheckedBeforeTheMatchStarts) {
+CASTRA_ENCODED_TEST(HostileInput, MatchRuntimeRequestsAreCheckedBeforeTheMatchStarts) {
   ServerProcess server(test_flags());
   ASSERT_TRUE(server.started()) << server.log();
   Player alice = registered(server.ws_url(), "alice");

@@ -660,8 +660,9 @@ void mask(google::protobuf::Message* m) {
   }
 }
 
-// Every frame `c` received, as bytes: replies in order and pushes in order (how the two
-// interleave depends on timing, not on anything hidden).
+// Every frame `c` received: as it came on the wire (binary or JSON text), and masked, replies
+// in order and pushes in order (how the two interleave depends on timing, not on anything
+// hidden).
 struct Frames {
   std::vector<std::string> raw;
   std::vector<std::string> masked;         // replies
@@ -687,25 +688,33 @@ class Recording {
     auto id = c_.send(std::move(request), &error);
     EXPECT_TRUE(id) << error;
     for (;;) {
-      auto frame = c_.next_frame(5s, &error);
+      auto frame = next(5s, &error);
       if (!frame) {
         ADD_FAILURE() << "no reply: " << error;
         return {};
       }
-      keep(*frame);
       if (frame->request_id() == *id) return *frame;
     }
   }
   void drain() {
     std::string error;
-    while (auto frame = c_.next_frame(300ms, &error))
-      keep(*frame);
+    while (next(300ms, &error)) {
+    }
   }
   Frames frames;
 
  private:
+  // The next frame, kept: its bytes as they came, then the envelope they hold.
+  std::optional<v1::ServerEnvelope> next(std::chrono::milliseconds timeout, std::string* error) {
+    auto raw = c_.socket().receive(timeout, error);
+    if (!raw) return std::nullopt;
+    v1::ServerEnvelope e;
+    EXPECT_TRUE(c_.decode(*raw, c_.socket().received_text(), &e)) << "not a ServerEnvelope";
+    frames.raw.push_back(*raw);
+    keep(e);
+    return e;
+  }
   void keep(const v1::ServerEnvelope& e) {
-    frames.raw.push_back(e.SerializeAsString());
     v1::ServerEnvelope m = e;
     mask(&m);
     if (m.request_id() != 0) {
@@ -741,7 +750,7 @@ std::vector<v1::ClientEnvelope> reasons_requests(const std::string& id) {
 struct Seen {
   Frames bob;
   Frames carol;
-  std::string planted;  // side A's first orders path, as the bytes of its message
+  std::string planted;  // side A's first orders path, as its message would be on bob's wire
 };
 
 Seen play_with_orders(Player& alice, Player& bob, Player& carol, int a_extra) {
@@ -764,7 +773,7 @@ Seen play_with_orders(Player& alice, Player& bob, Player& carol, int a_extra) {
     auto legal_a = call(*alice.client, get_legal(id));
     if (auto cmd = pick_a.pick(legal_a.legal().legal(), rules::Side::kA)) {
       if (cmd->optio().has_submit_orders()) {
-        seen.planted = cmd->optio().submit_orders().paths(0).SerializeAsString();
+        seen.planted = wire_text(*bob.client, cmd->optio().submit_orders().paths(0));
       }
       auto r = call(*alice.client, submit(id, ++seq_a, *cmd));
       if (r.command_result().accepted() && cmd->optio().has_end_phase()) ++phases;
@@ -812,7 +821,8 @@ bool contains(const std::vector<std::string>& frames, const std::string& pattern
 
 // Also the reasons frames (bob's replies): who is in command and what stops a piece are
 // worked out on bob's own projection, never from side A's orders.
-TEST(MatchPlay, OrdersCardsNeverReachTheOpponentOrSpectatorsFrameByFrame) {
+// In both encodings: MatchPlay.X binary, JsonProtocol.MatchPlay_X in JSON text frames.
+CASTRA_ENCODED_TEST(MatchPlay, OrdersCardsNeverReachTheOpponentOrSpectatorsFrameByFrame) {
   ServerProcess server(play_flags());
   ASSERT_TRUE(server.started()) << server.log();
   Player alice = registered(server.ws_url(), "alice");

@@ -1,6 +1,7 @@
 // The protocol end to end, with the real server as a process and real WebSocket clients on
 // 127.0.0.1: accounts, the lobby, chat, wss://, the admin socket, forwarded addresses and
-// the metrics.
+// the metrics. Every case runs in both encodings (ProtocolFlow.X binary,
+// JsonProtocol.ProtocolFlow_X in JSON).
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -45,7 +46,7 @@ v1::ClientEnvelope mute(const std::string& match_id, const std::string& name) {
   return e;
 }
 
-TEST(ProtocolFlow, RegisterLoginCreateListJoinChatLogout) {
+CASTRA_ENCODED_TEST(ProtocolFlow, RegisterLoginCreateListJoinChatLogout) {
   ServerProcess server(test_flags());
   ASSERT_TRUE(server.started()) << server.log();
   const std::string url = server.ws_url();
@@ -162,7 +163,7 @@ TEST(ProtocolFlow, RegisterLoginCreateListJoinChatLogout) {
   EXPECT_EQ(q.column_blob(1).size(), 32u);
 }
 
-TEST(ProtocolFlow, ListsScenariosAndSkipsFilesOfTheWrongGame) {
+CASTRA_ENCODED_TEST(ProtocolFlow, ListsScenariosAndSkipsFilesOfTheWrongGame) {
   ServerProcess server(test_flags());
   ASSERT_TRUE(server.started()) << server.log();
   auto c = greeted_client(server.ws_url());
@@ -176,7 +177,7 @@ TEST(ProtocolFlow, ListsScenariosAndSkipsFilesOfTheWrongGame) {
   EXPECT_NE(server.log().find("event=scenario_skipped"), std::string::npos);
 }
 
-TEST(ProtocolFlow, PrivateMatchesAreUnlistedAndNeedTheirCode) {
+CASTRA_ENCODED_TEST(ProtocolFlow, PrivateMatchesAreUnlistedAndNeedTheirCode) {
   ServerProcess server(test_flags());
   ASSERT_TRUE(server.started()) << server.log();
   Player alice = registered(server.ws_url(), "alice");
@@ -203,7 +204,7 @@ TEST(ProtocolFlow, PrivateMatchesAreUnlistedAndNeedTheirCode) {
   EXPECT_EQ(call(*bob.client, mine).matches().matches(0).status(), v1::MATCH_LIVE);
 }
 
-TEST(ProtocolFlow, TheCreatorMayWithdrawAnUnstartedMatch) {
+CASTRA_ENCODED_TEST(ProtocolFlow, TheCreatorMayWithdrawAnUnstartedMatch) {
   ServerProcess server(test_flags());
   ASSERT_TRUE(server.started()) << server.log();
   Player alice = registered(server.ws_url(), "alice");
@@ -216,7 +217,7 @@ TEST(ProtocolFlow, TheCreatorMayWithdrawAnUnstartedMatch) {
   EXPECT_EQ(call(*alice.client, req::list_matches(v1::MATCH_OPEN)).matches().matches_size(), 0);
 }
 
-TEST(ProtocolFlow, GuestsMaySpectateButNotPlayOrChat) {
+CASTRA_ENCODED_TEST(ProtocolFlow, GuestsMaySpectateButNotPlayOrChat) {
   ServerProcess server(test_flags());
   ASSERT_TRUE(server.started()) << server.log();
   Player alice = registered(server.ws_url(), "alice");
@@ -240,7 +241,7 @@ TEST(ProtocolFlow, GuestsMaySpectateButNotPlayOrChat) {
   EXPECT_EQ(error_of(call(*guest, req::subscribe(closed))), v1::ERROR_SPECTATORS_NOT_ALLOWED);
 }
 
-TEST(ProtocolFlow, ChangingThePasswordEndsOtherSessions) {
+CASTRA_ENCODED_TEST(ProtocolFlow, ChangingThePasswordEndsOtherSessions) {
   ServerProcess server(test_flags());
   ASSERT_TRUE(server.started()) << server.log();
   Player alice = registered(server.ws_url(), "alice");
@@ -261,7 +262,7 @@ TEST(ProtocolFlow, ChangingThePasswordEndsOtherSessions) {
   EXPECT_TRUE(call(*other, req::login("alice", "a-new-password")).has_session());
 }
 
-TEST(ProtocolFlow, WssWithATestCertificateWorks) {
+CASTRA_ENCODED_TEST(ProtocolFlow, WssWithATestCertificateWorks) {
   const std::string dir = source_dir() + "/tests/data/tls";
   ServerProcess server(
       test_flags({"--tls-cert", dir + "/test_cert.pem", "--tls-key", dir + "/test_key.pem"}));
@@ -285,7 +286,7 @@ TEST(ProtocolFlow, WssWithATestCertificateWorks) {
   EXPECT_EQ(call(*c, ping).pong().nonce(), 7u);
 }
 
-TEST(ProtocolFlow, AdminSocketListsBansAndEndsMatches) {
+CASTRA_ENCODED_TEST(ProtocolFlow, AdminSocketListsBansAndEndsMatches) {
   ServerProcess server(test_flags());
   ASSERT_TRUE(server.started()) << server.log();
   Player alice = registered(server.ws_url(), "alice");
@@ -326,7 +327,7 @@ TEST(ProtocolFlow, AdminSocketListsBansAndEndsMatches) {
   EXPECT_TRUE(server_alive(server));
 }
 
-TEST(ProtocolFlow, TrustsForwardedAddressesOnlyFromConfiguredProxies) {
+CASTRA_ENCODED_TEST(ProtocolFlow, TrustsForwardedAddressesOnlyFromConfiguredProxies) {
   client::ClientOptions forwarded;
   forwarded.headers = {{"X-Forwarded-For", "198.51.100.9, 203.0.113.7"}};
   {
@@ -346,7 +347,7 @@ TEST(ProtocolFlow, TrustsForwardedAddressesOnlyFromConfiguredProxies) {
   }
 }
 
-TEST(ProtocolFlow, ServesPrometheusMetrics) {
+CASTRA_ENCODED_TEST(ProtocolFlow, ServesPrometheusMetrics) {
   ServerProcess server(test_flags());
   ASSERT_TRUE(server.started()) << server.log();
   Player alice = registered(server.ws_url(), "alice");

@@ -10,6 +10,46 @@
 
 namespace castra::testing {
 
+namespace {
+Encoding current_encoding = Encoding::kBinary;
+}  // namespace
+
+Encoding encoding() {
+  return current_encoding;
+}
+
+EncodingScope::EncodingScope(Encoding e) {
+  current_encoding = e;
+}
+
+EncodingScope::~EncodingScope() {
+  current_encoding = Encoding::kBinary;
+}
+
+client::ClientOptions encoded(client::ClientOptions options) {
+  if (current_encoding == Encoding::kJson) options.subprotocol = client::kJsonSubprotocol;
+  return options;
+}
+
+std::unique_ptr<client::ProtocolClient> connected(const std::string& url,
+                                                  const client::ClientOptions& options) {
+  std::string error;
+  auto c = client::ProtocolClient::connect(url, 5s, &error, encoded(options));
+  if (!c) ADD_FAILURE() << "connect " << url << ": " << error;
+  if (c && c->json() != (current_encoding == Encoding::kJson)) {
+    ADD_FAILURE() << "the server did not take the encoding asked for";
+  }
+  return c;
+}
+
+bool send_raw(client::ProtocolClient& c, const v1::ClientEnvelope& request, std::string* error) {
+  return c.socket().send(c.encode(request), 2s, error, c.json());
+}
+
+std::string wire_text(const client::ProtocolClient& c, const google::protobuf::Message& m) {
+  return c.encode(m);
+}
+
 std::vector<std::string> test_flags(std::vector<std::string> extra) {
   std::vector<std::string> flags = {"--argon2-opslimit", "1",
                                     "--argon2-memlimit", "8192",
@@ -62,12 +102,9 @@ v1::ClientEnvelope export_record(const std::string& match_id) {
 
 std::unique_ptr<client::ProtocolClient> greeted_client(const std::string& url,
                                                        const client::ClientOptions& options) {
+  auto c = connected(url, options);
+  if (!c) return nullptr;
   std::string error;
-  auto c = client::ProtocolClient::connect(url, 5s, &error, options);
-  if (!c) {
-    ADD_FAILURE() << "connect " << url << ": " << error;
-    return nullptr;
-  }
   if (!c->hello(5s, &error)) {
     ADD_FAILURE() << "hello: " << error;
     return nullptr;

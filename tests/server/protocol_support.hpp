@@ -18,6 +18,49 @@ namespace castra::testing {
 using namespace std::chrono_literals;
 namespace v1 = castra::v1;
 
+// The encoding the protocol tests speak: binary, or JSON text frames (castra.v1.json). Every
+// helper below that connects does so in the running test's encoding.
+enum class Encoding { kBinary, kJson };
+Encoding encoding();
+
+// Sets the encoding for one test body, back to binary when it ends.
+class EncodingScope {
+ public:
+  explicit EncodingScope(Encoding e);
+  ~EncodingScope();
+  EncodingScope(const EncodingScope&) = delete;
+  EncodingScope& operator=(const EncodingScope&) = delete;
+};
+
+// One test body, run twice: Suite.Name in binary and JsonProtocol.Suite_Name over JSON text
+// frames, so that every case of the binary protocol holds in JSON too (issue 18).
+#define CASTRA_ENCODED_TEST(Suite, Name)                                          \
+  void Suite##_##Name##_Body();                                                   \
+  TEST(Suite, Name) {                                                             \
+    ::castra::testing::EncodingScope scope(::castra::testing::Encoding::kBinary); \
+    Suite##_##Name##_Body();                                                      \
+  }                                                                               \
+  TEST(JsonProtocol, Suite##_##Name) {                                            \
+    ::castra::testing::EncodingScope scope(::castra::testing::Encoding::kJson);   \
+    Suite##_##Name##_Body();                                                      \
+  }                                                                               \
+  void Suite##_##Name##_Body()
+
+// `options` asking for the running test's encoding.
+client::ClientOptions encoded(client::ClientOptions options = client::ClientOptions());
+
+// Connects to `url` in the test's encoding without saying Hello; nullptr (and a test failure)
+// otherwise.
+std::unique_ptr<client::ProtocolClient> connected(
+    const std::string& url, const client::ClientOptions& options = client::ClientOptions());
+
+// Sends `request` as it is (its request_id too, 0 included) as one frame in `c`'s encoding.
+bool send_raw(client::ProtocolClient& c, const v1::ClientEnvelope& request, std::string* error);
+
+// Any message as `c` would put it on the wire (binary bytes, or its JSON text with the
+// server's options), to look for in raw frames.
+std::string wire_text(const client::ProtocolClient& c, const google::protobuf::Message& m);
+
 // The flags every protocol test passes, then `extra`.
 std::vector<std::string> test_flags(std::vector<std::string> extra = {});
 
@@ -33,7 +76,8 @@ v1::ClientEnvelope get_legal(const std::string& match_id);
 v1::ClientEnvelope resign_match(const std::string& match_id);
 v1::ClientEnvelope export_record(const std::string& match_id);
 
-// Connects to `url` and says Hello; nullptr (and a test failure) otherwise.
+// Connects to `url` in the test's encoding and says Hello; nullptr (and a test failure)
+// otherwise.
 std::unique_ptr<client::ProtocolClient> greeted_client(
     const std::string& url, const client::ClientOptions& options = client::ClientOptions());
 

@@ -127,15 +127,39 @@ void BM_EnvelopeFramePush(benchmark::State& state) {
   for (auto _ : state) {
     v1::ServerEnvelope e;
     *e.mutable_match_update() = update;
-    benchmark::DoNotOptimize(dispatch::frame_of(e));
+    benchmark::DoNotOptimize(dispatch::frame_of(e, server::Encoding::kBinary));
   }
   meter.report(state);
+  label(state);
+}
+
+// The same push for a JSON connection (castra.v1.json): once per view for a room, as the
+// binary frame is; frame_bytes is the JSON text's size.
+void BM_EnvelopeFramePushJson(benchmark::State& state) {
+  const Frames& f = frames(state.range(0));
+  if (!f.error.empty()) return state.SkipWithError(f.error.c_str());
+  const v1::MatchUpdate& update =
+      f.pushes[static_cast<std::size_t>(state.range(1) - 1)].match_update();
+  AllocationMeter meter;
+  std::size_t bytes = 0;
+  for (auto _ : state) {
+    v1::ServerEnvelope e;
+    *e.mutable_match_update() = update;
+    auto frame = dispatch::frame_of(e, server::Encoding::kJson);
+    bytes = frame->size();
+    benchmark::DoNotOptimize(frame);
+  }
+  meter.report(state);
+  state.counters["frame_bytes"] = static_cast<double>(bytes);
   label(state);
 }
 
 BENCHMARK(BM_EnvelopeEncode)->ArgNames({"game", "message"})->ArgsProduct({{0, 1}, {0, 1, 2, 3}});
 BENCHMARK(BM_EnvelopeDecode)->ArgNames({"game", "message"})->ArgsProduct({{0, 1}, {0, 1, 2, 3}});
 BENCHMARK(BM_EnvelopeFramePush)->ArgNames({"game", "message"})->ArgsProduct({{0, 1}, {1, 2, 3}});
+BENCHMARK(BM_EnvelopeFramePushJson)
+    ->ArgNames({"game", "message"})
+    ->ArgsProduct({{0, 1}, {1, 2, 3}});
 
 }  // namespace
 }  // namespace castra::bench

@@ -183,6 +183,8 @@ int run_matches(Flags& flags, const std::string& mode) {
         auto report = std::make_shared<Report>(mode);
         report->number("matches", flags.matches.matches, "matches at once");
         report->number("spectators_per_match", flags.matches.spectators, "spectators per match");
+        report->number("json_spectators", flags.matches.json_spectators ? 1 : 0,
+                       "1: the spectators spoke castra.v1.json");
         report->number("idle_connections", flags.matches.idle, "idle connections");
         report->number("connections", static_cast<double>(load.connections()), "connections");
         report->number("sources",
@@ -452,6 +454,8 @@ void add_match_flags(CLI::App& app, Flags& f, int matches, int spectators, doubl
   app.add_option("--matches", f.matches.matches, "Matches at once")->capture_default_str();
   app.add_option("--spectators", f.matches.spectators, "Spectators per match (guests)")
       ->capture_default_str();
+  app.add_flag("--json-spectators", f.matches.json_spectators,
+               "The spectators speak castra.v1.json (JSON text frames) instead of binary");
   app.add_option("--idle", f.matches.idle, "Extra logged-in connections that stay idle")
       ->capture_default_str();
   app.add_option("--scenario", f.matches.scenario, "The scenario every match plays")

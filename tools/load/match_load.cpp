@@ -116,7 +116,7 @@ void MatchLoad::prepare(std::function<void(const std::string&)> ready) {
     slot->index = s;
     Slot& sl = *slot;
     for (int i = 0; i < 2 + options_.spectators; ++i) {
-      auto peer = std::make_unique<Peer>(net_.ioc);
+      auto peer = std::make_unique<Peer>(net_.ioc, i >= 2 && options_.json_spectators);
       peer->on_push([this, &sl, i, p = peer.get()](const v1::ServerEnvelope& e) {
         if (e.has_match_update()) on_update(sl, i, e.match_update(), p->arrived());
         if (e.has_match_ended()) {

@@ -26,7 +26,8 @@ namespace castra::load {
 struct MatchLoadOptions {
   int matches = 4;
   int spectators = 1;
-  int idle = 0;  // extra logged-in connections that only stay open
+  bool json_spectators = false;  // the spectators speak castra.v1.json
+  int idle = 0;                  // extra logged-in connections that only stay open
   std::string scenario = "optio/training";
   std::uint64_t seed = 1;
   std::string prefix;                  // account names: prefix + "a" + number

@@ -1,5 +1,7 @@
 #include "tools/load/peer.hpp"
 
+#include <google/protobuf/util/json_util.h>
+
 namespace castra::load {
 
 Peer::~Peer() {
@@ -8,7 +10,7 @@ Peer::~Peer() {
 
 void Peer::open(const Target& target, const boost::asio::ip::address& source,
                 std::function<void(const std::string&)> done) {
-  conn_ = WsConnection::create(ioc_);
+  conn_ = WsConnection::create(ioc_, json_ ? "castra.v1.json" : "");
   conn_->open(
       target, source, [this](std::string_view frame) { on_frame(frame); },
       [this](const std::string& why) {
@@ -59,7 +61,12 @@ std::size_t Peer::request(v1::ClientEnvelope request, Reply reply) {
   const std::uint64_t id = next_id_++;
   request.set_request_id(id);
   replies_.emplace(id, std::move(reply));
-  std::string frame = request.SerializeAsString();
+  std::string frame;
+  if (json_) {
+    google::protobuf::util::MessageToJsonString(request, &frame);
+  } else {
+    frame = request.SerializeAsString();
+  }
   const std::size_t bytes = frame.size();
   conn_->send(std::move(frame));
   return bytes;
@@ -74,7 +81,15 @@ void Peer::close() {
 
 void Peer::on_frame(std::string_view frame) {
   arrived_ = Clock::now();
-  if (!envelope_.ParseFromArray(frame.data(), static_cast<int>(frame.size()))) return;
+  if (json_) {
+    google::protobuf::util::JsonParseOptions options;
+    options.ignore_unknown_fields = true;
+    envelope_.Clear();
+    const google::protobuf::StringPiece text(frame.data(), frame.size());
+    if (!google::protobuf::util::JsonStringToMessage(text, &envelope_, options).ok()) return;
+  } else if (!envelope_.ParseFromArray(frame.data(), static_cast<int>(frame.size()))) {
+    return;
+  }
   const std::uint64_t id = envelope_.request_id();
   if (id == 0) {
     if (push_) push_(envelope_);

@@ -4,6 +4,7 @@
 // A reply that carries match_update_first (the mover's update, protocol 1.1) goes to the push
 // handler as that MatchUpdate first, then to its request's callback.
 // A request whose connection closes is answered with an Error without a code (disconnected).
+// It speaks binary, or JSON text frames (castra.v1.json) when made with `json`.
 // Single-threaded: every call and callback on the load generator's io_context thread.
 #pragma once
 
@@ -28,7 +29,7 @@ class Peer {
   using Push = std::function<void(const v1::ServerEnvelope&)>;
   using Closed = std::function<void(const std::string& why)>;
 
-  explicit Peer(boost::asio::io_context& ioc) : ioc_(ioc) {}
+  explicit Peer(boost::asio::io_context& ioc, bool json = false) : ioc_(ioc), json_(json) {}
   ~Peer();
   Peer(const Peer&) = delete;
   Peer& operator=(const Peer&) = delete;
@@ -54,6 +55,7 @@ class Peer {
   void fail_pending(const std::string& why);
 
   boost::asio::io_context& ioc_;
+  const bool json_;
   std::shared_ptr<WsConnection> conn_;
   std::unordered_map<std::uint64_t, Reply> replies_;
   std::uint64_t next_id_ = 1;

@@ -18,7 +18,8 @@ using tcp = boost::asio::ip::tcp;
 class BeastConnection final : public WsConnection,
                               public std::enable_shared_from_this<BeastConnection> {
  public:
-  explicit BeastConnection(boost::asio::io_context& ioc) : ws_(ioc) {}
+  BeastConnection(boost::asio::io_context& ioc, std::string subprotocol)
+      : ws_(ioc), subprotocol_(std::move(subprotocol)) {}
 
   void open(const Target& target, const boost::asio::ip::address& source, OnFrame on_frame,
             OnClosed on_closed, std::function<void(const std::string&)> done) override {
@@ -67,7 +68,13 @@ class BeastConnection final : public WsConnection,
     beast::get_lowest_layer(ws_).socket().set_option(tcp::no_delay(true), ec);
     beast::get_lowest_layer(ws_).expires_never();
     ws_.set_option(websocket::stream_base::timeout::suggested(beast::role_type::client));
-    ws_.binary(true);
+    ws_.binary(subprotocol_.empty());
+    if (!subprotocol_.empty()) {
+      ws_.set_option(
+          websocket::stream_base::decorator([p = subprotocol_](websocket::request_type& r) {
+            r.set(beast::http::field::sec_websocket_protocol, p);
+          }));
+    }
     ws_.read_message_max(64 * 1024 * 1024);
     ws_.async_handshake(target.host, target.path,
                         [self = shared_from_this(), done](beast::error_code e) {
@@ -121,6 +128,7 @@ class BeastConnection final : public WsConnection,
   }
 
   websocket::stream<beast::tcp_stream> ws_;
+  const std::string subprotocol_;
   beast::flat_buffer buffer_;
   std::deque<std::string> queue_;
   OnFrame on_frame_;
@@ -131,8 +139,9 @@ class BeastConnection final : public WsConnection,
 
 }  // namespace
 
-std::shared_ptr<WsConnection> WsConnection::create(boost::asio::io_context& ioc) {
-  return std::make_shared<BeastConnection>(ioc);
+std::shared_ptr<WsConnection> WsConnection::create(boost::asio::io_context& ioc,
+                                                   std::string subprotocol) {
+  return std::make_shared<BeastConnection>(ioc, std::move(subprotocol));
 }
 
 }  // namespace castra::load

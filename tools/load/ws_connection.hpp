@@ -28,14 +28,17 @@ class WsConnection {
   // The connection failed or closed; `why` in words (empty for a close we asked for).
   using OnClosed = std::function<void(const std::string& why)>;
 
-  static std::shared_ptr<WsConnection> create(boost::asio::io_context& ioc);
+  // `subprotocol`: asked for in the upgrade (castra.v1.json: frames are JSON text), empty for
+  // none (binary).
+  static std::shared_ptr<WsConnection> create(boost::asio::io_context& ioc,
+                                              std::string subprotocol = {});
   virtual ~WsConnection() = default;
 
   // Connects from `source` (unspecified: the kernel's choice) and upgrades; `done` gets ""
   // or the reason it failed. Frames and the close go to the handlers from then on.
   virtual void open(const Target& target, const boost::asio::ip::address& source, OnFrame on_frame,
                     OnClosed on_closed, std::function<void(const std::string& error)> done) = 0;
-  // Queues one binary frame; sent in order after those before it.
+  // Queues one frame (text when the subprotocol is JSON); sent in order after those before it.
   virtual void send(std::string frame) = 0;
   // A WebSocket close; the handlers are not called again.
   virtual void close() = 0;
