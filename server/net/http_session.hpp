@@ -1,5 +1,5 @@
 // HttpSession: reads HTTP requests on one connection (plain or TLS); answers GET /healthz,
-// asks the application for the rest (GET /metrics, the watch pages), and hands an upgrade to /ws over to a
+// asks the application for the rest (GET /metrics), and hands an upgrade to /ws over to a
 // WebsocketSession with the client's address (the forwarded one only from a trusted proxy).
 // Lives on its socket's strand. Only server/net/*.cpp include this.
 #pragma once
