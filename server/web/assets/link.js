@@ -93,7 +93,6 @@ castra.Link = class {
     const w = id ? this.waiting.get(id) : undefined;
     if (!w) return this.onPush && this.onPush(env);
     this.waiting.delete(id);
-    if (env.matchUpdateFirst && this.onPush) this.onPush({ matchUpdate: env.matchUpdateFirst });
     if (env.error) {
       const err = new Error(env.error.message || env.error.code);
       err.code = env.error.code;
