@@ -209,6 +209,8 @@ class Client {
   // ---- connection and account
   void connect(const std::string& url);
   Session& session() { return session_; }
+  // The invitation code the match on screen was opened with (its watch link carries it).
+  const std::string& invitation_code() const { return pending_invitation_; }
   bool online() const { return session_.status() == Session::Status::kReady; }
   void register_account(const std::string& name, const std::string& password);
   void login(const std::string& name, const std::string& password);

@@ -13,6 +13,7 @@
 #include "client/sdl/screens.hpp"
 #include "client/sdl/stand_board.hpp"
 #include "client/sdl/theme.hpp"
+#include "client/sdl/watch_link.hpp"
 
 namespace castra::client {
 
@@ -372,6 +373,32 @@ void MatchScreen::draw_panel(Ui& ui, Client& client, const SDL_Rect& r) {
     ui.note_region("dice-commitment",
                    p.text(line(n), x, y, 11, theme::kTextDim, Align::kLeft, Weight::kMono));
     y += 18;
+  }
+  // Share: the page anyone may open in a browser to watch (a private match's with its code).
+  if (!m.offline) {
+    const std::string code = client.invitation_code().empty()
+                                 ? m.summary.settings().invitation_code()
+                                 : client.invitation_code();
+    const std::string link = watch_link(client.session().url(), m.id, code);
+    if (!link.empty()) {
+      p.text("Watch in a browser:", x, y, 11, theme::kTextDim);
+      y += 15;
+      // Whole, on as many lines as the panel's width needs: a link cut short is no link.
+      SDL_Rect drawn{x, y, 0, 0};
+      for (std::size_t from = 0; from < link.size();) {
+        std::size_t n = link.size() - from;
+        while (n > 1 && p.text_width(link.substr(from, n), 11, Weight::kMono) > w)
+          --n;
+        const SDL_Rect line =
+            p.text(link.substr(from, n), x, y, 11, theme::kText, Align::kLeft, Weight::kMono);
+        drawn.w = std::max(drawn.w, line.w);
+        drawn.h = line.y + line.h - drawn.y;
+        y += 15;
+        from += n;
+      }
+      ui.note_region("watch-link " + link, drawn);
+      y += 4;
+    }
   }
   // An offer ends with the match: nothing is left to accept.
   const bool over = (m.snapshot && m.snapshot->ended()) || m.ended.has_value();

@@ -7,6 +7,7 @@
 #include "proto/castra/v1/protocol.pb.h"
 #include "server/app/requests.hpp"
 #include "server/dispatch/reply.hpp"
+#include "server/web/web_assets.hpp"
 
 namespace castra::server {
 
@@ -191,8 +192,9 @@ void ServerApp::on_closed(std::uint64_t connection_id) {
 
 net::HttpAnswer ServerApp::on_http(const net::HttpRequest& request) {
   if (request.target == "/metrics") {
-    return {200, "text/plain; version=0.0.4", metrics_.render()};
+    return {200, "text/plain; version=0.0.4", metrics_.render(), {}};
   }
+  if (auto page = web::answer(request)) return *std::move(page);
   return {};
 }
 

@@ -8,6 +8,8 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "server/base/encoding.hpp"
 
@@ -55,12 +57,14 @@ struct HttpRequest {
   std::string method;
   std::string target;
   std::string client_address;
+  std::string if_none_match;  // the header, for answers with an ETag (the watch pages)
 };
 
 struct HttpAnswer {
   int status = 404;
   std::string content_type = "text/plain";
   std::string body = "not found\n";
+  std::vector<std::pair<std::string, std::string>> headers;  // more fields (ETag, caching)
 };
 
 class Application {
@@ -76,7 +80,8 @@ class Application {
   // The application answers by closing the connection (with an error frame as `last`).
   virtual void on_violation(const std::shared_ptr<Connection>& connection, Violation violation) = 0;
   virtual void on_closed(std::uint64_t connection_id) = 0;
-  // HTTP GET requests other than /healthz and the upgrade to /ws (GET /metrics).
+  // HTTP GET requests other than /healthz and the upgrade to /ws (GET /metrics, the watch
+  // pages).
   virtual HttpAnswer on_http(const HttpRequest& request) = 0;
   // SIGTERM arrived: the network stops accepting and closes every session next.
   virtual void on_shutdown_started() = 0;

@@ -162,10 +162,13 @@ void HttpSession<Stream>::on_read(beast::error_code ec, std::size_t) {
     response_.set(http::field::content_type, "text/plain");
     response_.body() = "ok\n";
   } else if (request.method() == http::verb::get) {
-    HttpRequest asked{"GET", std::string(request.target()), client};
+    HttpRequest asked{"GET", std::string(request.target()), client,
+                      std::string(request[http::field::if_none_match])};
     const HttpAnswer answer = state_->application().on_http(asked);
     response_ = {static_cast<http::status>(answer.status), request.version()};
     response_.set(http::field::content_type, answer.content_type);
+    for (const auto& [field, value] : answer.headers)
+      response_.set(field, value);
     response_.body() = answer.body;
   } else {
     response_ = {http::status::method_not_allowed, request.version()};
