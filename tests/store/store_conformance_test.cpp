@@ -674,5 +674,26 @@ TYPED_TEST(StoreConformance, APlayersPageHoldsHisFinishedMatchesWithTheSideHePla
   EXPECT_FALSE(account);
 }
 
+// Commit before acknowledge on PostgreSQL: the writer's transactions are flushed to the WAL
+// before COMMIT returns, whatever the server's default says.
+TEST(PgMatchStore, WritesWithSynchronousCommitOn) {
+  testing::PostgresCluster& cluster = testing::PostgresCluster::shared();
+  ASSERT_TRUE(cluster.ok()) << cluster.error();
+  const std::string url = cluster.create_database("synchronous_commit");
+  ASSERT_FALSE(url.empty()) << cluster.error();
+  std::unique_ptr<postgres::PgMatchStore> store;
+  postgres::PgStoreOptions options;
+  options.url = url;
+  ASSERT_TRUE(postgres::PgMatchStore::open(options, &store).ok());
+  std::string setting;
+  ASSERT_TRUE(store->writer()
+                  .run([&](pqxx::transaction_base& tx) {
+                    setting = tx.exec("SHOW synchronous_commit")[0][0].as<std::string>();
+                    return Status::success();
+                  })
+                  .ok());
+  EXPECT_EQ(setting, "on");
+}
+
 }  // namespace
 }  // namespace castra::store
