@@ -24,6 +24,7 @@
 #include "server/lobby/scenarios.hpp"
 #include "server/net/network.hpp"
 #include "server/notify/targets.hpp"
+#include "server/postgres/migrate_store.hpp"
 #include "server/ratings/rating_store.hpp"
 #include "server/runtime/runtime.hpp"
 #include "server/store/backup.hpp"
@@ -36,6 +37,7 @@ struct Flags {
   castra::server::AppOptions app;
   std::string data_dir = "./data";
   std::string store_url;  // --store: PostgreSQL instead of SQLite under data_dir
+  std::vector<std::string> migrate_store;  // --migrate-store FROM TO
   std::string durability = "full";
   std::string log_level = "info";
   std::string port_file;
@@ -65,6 +67,10 @@ void add_server_flags(CLI::App& app, Flags& flags) {
   app.add_option("--store", flags.store_url,
                  "Keep everything in PostgreSQL at this URL (postgresql://...) instead of "
                  "SQLite under --data-dir");
+  app.add_option("--migrate-store", flags.migrate_store,
+                 "Move the SQLite installation FROM (a data directory or its castra.db) into the "
+                 "empty PostgreSQL database TO (postgresql://...), then exit")
+      ->expected(2);
   app.add_option("--data-dir", flags.data_dir, "Directory of the SQLite database")
       ->capture_default_str();
   app.add_option("--durability", flags.durability,
@@ -252,6 +258,20 @@ int main(int argc, char** argv) {
   flags.app.server_name = "castra-server/" CASTRA_VERSION;
   flags.app.notify.user_agent = flags.app.server_name;
 
+  if (!flags.migrate_store.empty()) {
+    const std::string& from = flags.migrate_store[0];
+    const std::string& to = flags.migrate_store[1];
+    castra::postgres::MigrationReport report;
+    if (const castra::store::Status s = castra::postgres::migrate_store(from, to, &report);
+        !s.ok()) {
+      spdlog::error("event=migrate_store_failed from={} error=\"{}\"", from, s.message);
+      return 2;
+    }
+    for (const auto& [table, rows] : report.rows)
+      spdlog::info("event=migrate_store_table table={} rows={}", table, rows);
+    spdlog::info("event=migrate_store_done from={}", from);
+    return 0;
+  }
   const bool on_postgres = !flags.store_url.empty();
   if (on_postgres) {
     if (app.get_option("--data-dir")->count() > 0) {
