@@ -42,27 +42,28 @@ class AccountStore {
   virtual std::optional<Account> find_by_name(const std::string& name, store::Status* status) = 0;
   virtual std::optional<Account> find_by_id(std::int64_t id, store::Status* status) = 0;
   // `done` gets the new account's id; nullopt with an ok status when the name is taken.
-  virtual void insert(const std::string& name, const std::string& password_hash, std::int64_t now_ms,
-              std::function<void(store::Status, std::optional<std::int64_t>)> done) = 0;
+  virtual void insert(const std::string& name, const std::string& password_hash,
+                      std::int64_t now_ms,
+                      std::function<void(store::Status, std::optional<std::int64_t>)> done) = 0;
   // Counts a failed login; from the `max_failures`th consecutive one the account is locked
   // for `lock_ms` (and the count starts again).
-  virtual void record_failure(std::int64_t id, int max_failures, std::int64_t lock_ms, std::int64_t now_ms,
-                      Done done) = 0;
+  virtual void record_failure(std::int64_t id, int max_failures, std::int64_t lock_ms,
+                              std::int64_t now_ms, Done done) = 0;
   // Stores the new hash and ends every session of the account but `keep`: one commit.
-  virtual void set_password(std::int64_t id, const std::string& password_hash, const std::string& keep,
-                    Done done) = 0;
+  virtual void set_password(std::int64_t id, const std::string& password_hash,
+                            const std::string& keep, Done done) = 0;
   // A ban also ends every session of the account, in the same commit.
   virtual void set_banned(std::int64_t id, bool banned, const std::string& reason, Done done) = 0;
 
   // Stores a new session; after a good password also clears the failure count and, when the
   // cost changed, stores `rehash`: one transaction, one commit.
   virtual void create_session(const SessionRow& row, bool after_login,
-                      const std::optional<std::string>& rehash, Done done) = 0;
-  virtual std::optional<SessionRow> find_session(const std::string& token_hash, store::Status* status) = 0;
+                              const std::optional<std::string>& rehash, Done done) = 0;
+  virtual std::optional<SessionRow> find_session(const std::string& token_hash,
+                                                 store::Status* status) = 0;
   virtual void touch_session(const std::string& token_hash, std::int64_t now_ms, Done done) = 0;
   virtual void delete_session(const std::string& token_hash, Done done) = 0;
   virtual void delete_expired_sessions(std::int64_t now_ms, Done done) = 0;
-
 };
 
 }  // namespace castra::accounts

@@ -25,7 +25,8 @@ store::Status run(store::Db& db, const char* sql,
 }  // namespace
 
 std::optional<Account> SqliteAccountStore::find_where(const char* where, std::int64_t id,
-                                                const std::string& key, store::Status* status) {
+                                                      const std::string& key,
+                                                      store::Status* status) {
   std::optional<Account> out;
   *status = sql_.read([&](store::Db& db) {
     store::Status s;
@@ -53,7 +54,8 @@ std::optional<Account> SqliteAccountStore::find_where(const char* where, std::in
   return out;
 }
 
-std::optional<Account> SqliteAccountStore::find_by_name(const std::string& name, store::Status* status) {
+std::optional<Account> SqliteAccountStore::find_by_name(const std::string& name,
+                                                        store::Status* status) {
   return find_where("name_key = ?", 0, name_key(name), status);
 }
 
@@ -61,9 +63,9 @@ std::optional<Account> SqliteAccountStore::find_by_id(std::int64_t id, store::St
   return find_where("id = ?", id, "", status);
 }
 
-void SqliteAccountStore::insert(const std::string& name, const std::string& password_hash,
-                          std::int64_t now_ms,
-                          std::function<void(store::Status, std::optional<std::int64_t>)> done) {
+void SqliteAccountStore::insert(
+    const std::string& name, const std::string& password_hash, std::int64_t now_ms,
+    std::function<void(store::Status, std::optional<std::int64_t>)> done) {
   // Filled on the writer thread, read by `done` after the commit.
   auto id = std::make_shared<std::optional<std::int64_t>>();
   sql_.write(
@@ -83,7 +85,7 @@ void SqliteAccountStore::insert(const std::string& name, const std::string& pass
 }
 
 void SqliteAccountStore::record_failure(std::int64_t id, int max_failures, std::int64_t lock_ms,
-                                  std::int64_t now_ms, Done done) {
+                                        std::int64_t now_ms, Done done) {
   sql_.write(
       [=](store::Db& db) {
         return run(db,
@@ -102,7 +104,7 @@ void SqliteAccountStore::record_failure(std::int64_t id, int max_failures, std::
 }
 
 void SqliteAccountStore::set_password(std::int64_t id, const std::string& password_hash,
-                                const std::string& keep, Done done) {
+                                      const std::string& keep, Done done) {
   sql_.write(
       [id, password_hash, keep](store::Db& db) {
         store::Status s = run(db, "UPDATE accounts SET password_hash = ? WHERE id = ?",
@@ -114,7 +116,8 @@ void SqliteAccountStore::set_password(std::int64_t id, const std::string& passwo
       std::move(done));
 }
 
-void SqliteAccountStore::set_banned(std::int64_t id, bool banned, const std::string& reason, Done done) {
+void SqliteAccountStore::set_banned(std::int64_t id, bool banned, const std::string& reason,
+                                    Done done) {
   sql_.write(
       [id, banned, reason](store::Db& db) {
         store::Status s =
@@ -130,7 +133,7 @@ void SqliteAccountStore::set_banned(std::int64_t id, bool banned, const std::str
 }
 
 void SqliteAccountStore::create_session(const SessionRow& row, bool after_login,
-                                  const std::optional<std::string>& rehash, Done done) {
+                                        const std::optional<std::string>& rehash, Done done) {
   sql_.write(
       [row, after_login, rehash](store::Db& db) {
         store::Status s;
@@ -156,7 +159,7 @@ void SqliteAccountStore::create_session(const SessionRow& row, bool after_login,
 }
 
 std::optional<SessionRow> SqliteAccountStore::find_session(const std::string& token_hash,
-                                                     store::Status* status) {
+                                                           store::Status* status) {
   std::optional<SessionRow> out;
   *status = sql_.read([&](store::Db& db) {
     store::Status s;
@@ -177,7 +180,8 @@ std::optional<SessionRow> SqliteAccountStore::find_session(const std::string& to
   return out;
 }
 
-void SqliteAccountStore::touch_session(const std::string& token_hash, std::int64_t now_ms, Done done) {
+void SqliteAccountStore::touch_session(const std::string& token_hash, std::int64_t now_ms,
+                                       Done done) {
   sql_.write(
       [token_hash, now_ms](store::Db& db) {
         return run(db, "UPDATE sessions SET last_used_ms = ? WHERE token_hash = ?",

@@ -36,7 +36,7 @@ namespace {
 struct Flags {
   castra::server::AppOptions app;
   std::string data_dir = "./data";
-  std::string store_url;  // --store: PostgreSQL instead of SQLite under data_dir
+  std::string store_url;                   // --store: PostgreSQL instead of SQLite under data_dir
   std::vector<std::string> migrate_store;  // --migrate-store FROM TO
   std::string durability = "full";
   std::string log_level = "info";
@@ -280,7 +280,8 @@ int main(int argc, char** argv) {
           "selects SQLite, --store selects PostgreSQL; give one of them\"");
       return 2;
     }
-    if (!flags.store_url.starts_with("postgresql://") && !flags.store_url.starts_with("postgres://")) {
+    if (!flags.store_url.starts_with("postgresql://") &&
+        !flags.store_url.starts_with("postgres://")) {
       spdlog::error("event=bad_flag flag=store error=\"not a postgresql:// URL\"");
       return 2;
     }
@@ -344,7 +345,8 @@ int main(int argc, char** argv) {
     store_options.database.durability = flags.durability == "normal"
                                             ? castra::store::Durability::kNormal
                                             : castra::store::Durability::kFull;
-    if (const castra::store::Status s = castra::store::SqliteMatchStore::open(store_options, &sqlite);
+    if (const castra::store::Status s =
+            castra::store::SqliteMatchStore::open(store_options, &sqlite);
         !s.ok()) {
       spdlog::error("event=database_failed error=\"{}\"", s.message);
       return 2;

@@ -70,8 +70,8 @@ ServerApp::ServerApp(AppOptions options, MakeStores make_stores, lobby::Scenario
   accounts_ = std::make_unique<accounts::Accounts>(stores_->accounts(), *hash_pool_, to_service(),
                                                    clock_, options_.accounts, &metrics_);
   lobby_ = std::make_unique<lobby::Lobby>(stores_->matches(), scenarios_, stores_->chat(), play_,
-                                          stores_->counts(),
-                                          to_service(), clock_, options_.lobby, &metrics_);
+                                          stores_->counts(), to_service(), clock_, options_.lobby,
+                                          &metrics_);
   campaign_server::CampaignHooks hooks;
   hooks.changed = [this](const v1::StoredCampaign& c) { handlers_->on_campaign_changed(c); };
   hooks.battle_started = [this](const store::MatchRow& row) { handlers_->on_battle_started(row); };
@@ -85,8 +85,7 @@ ServerApp::ServerApp(AppOptions options, MakeStores make_stores, lobby::Scenario
       campaign_server::CampaignOptions{}, std::move(hooks));
   handlers_ = std::make_unique<dispatch::Handlers>(dispatch::Services{
       clients_, *accounts_, *lobby_, scenarios_, metrics_, options_.net, clock_,
-      options_.server_name, &play_, campaigns_.get(), &stores_->targets(),
-      &stores_->players()});
+      options_.server_name, &play_, campaigns_.get(), &stores_->targets(), &stores_->players()});
   dispatcher_ = std::make_unique<dispatch::Dispatcher>(clients_, *this, *handlers_, &metrics_);
   admin_ = std::make_unique<admin::AdminCommands>(clients_, *accounts_, *lobby_, *handlers_,
                                                   *notifier_, clock_);

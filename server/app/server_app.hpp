@@ -15,6 +15,7 @@
 #include "server/accounts/account_store.hpp"
 #include "server/accounts/accounts.hpp"
 #include "server/admin/admin_commands.hpp"
+#include "server/app/stores.hpp"
 #include "server/base/clock.hpp"
 #include "server/base/metrics.hpp"
 #include "server/base/task_queue.hpp"
@@ -31,7 +32,6 @@
 #include "server/notify/notifier.hpp"
 #include "server/notify/target_store.hpp"
 #include "server/runtime/runtime.hpp"
-#include "server/app/stores.hpp"
 #include "server/store/sqlite_match_store.hpp"
 
 namespace castra::server {

@@ -78,7 +78,8 @@ void SqliteCampaignStore::put(const v1::StoredCampaign& state, Done done) {
       std::move(done));
 }
 
-store::Status SqliteCampaignStore::find(const std::string& id, std::optional<v1::StoredCampaign>* out) {
+store::Status SqliteCampaignStore::find(const std::string& id,
+                                        std::optional<v1::StoredCampaign>* out) {
   out->reset();
   return sql_.read([&](store::Db& db) {
     store::Status s;
@@ -103,7 +104,7 @@ store::Status SqliteCampaignStore::unfinished(std::vector<v1::StoredCampaign>* o
 }
 
 store::Status SqliteCampaignStore::ids_by_status(const std::string& status, int limit,
-                                           std::vector<std::string>* out) {
+                                                 std::vector<std::string>* out) {
   return sql_.read([&](store::Db& db) {
     return ids(
         db,
@@ -114,7 +115,7 @@ store::Status SqliteCampaignStore::ids_by_status(const std::string& status, int 
 }
 
 store::Status SqliteCampaignStore::ids_of_player(std::int64_t account, int limit,
-                                           std::vector<std::string>* out) {
+                                                 std::vector<std::string>* out) {
   return sql_.read([&](store::Db& db) {
     return ids(
         db,

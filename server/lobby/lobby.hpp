@@ -24,7 +24,6 @@
 #include "server/lobby/scenarios.hpp"
 #include "server/runtime/runtime.hpp"
 #include "server/store/match_store.hpp"
-#include "server/store/match_store.hpp"
 
 namespace castra::lobby {
 

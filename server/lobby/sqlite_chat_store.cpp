@@ -30,7 +30,8 @@ void SqliteChatStore::add(ChatLine line, std::function<void(store::Status, ChatL
 }
 
 std::vector<ChatLine> SqliteChatStore::history(const std::string& match_id, Channel channel,
-                                         std::int64_t before_id, int limit, store::Status* status) {
+                                               std::int64_t before_id, int limit,
+                                               store::Status* status) {
   std::vector<ChatLine> out;
   *status = sql_.read([&](store::Db& db) {
     store::Status s;
@@ -61,7 +62,7 @@ std::vector<ChatLine> SqliteChatStore::history(const std::string& match_id, Chan
 }
 
 void SqliteChatStore::mute(const std::string& match_id, std::int64_t account_id,
-                     const std::string& muted_key, Done done) {
+                           const std::string& muted_key, Done done) {
   sql_.write(
       [match_id, account_id, muted_key](store::Db& db) {
         store::Status s;
@@ -75,7 +76,7 @@ void SqliteChatStore::mute(const std::string& match_id, std::int64_t account_id,
 }
 
 void SqliteChatStore::unmute(const std::string& match_id, std::int64_t account_id,
-                       const std::string& muted_key, Done done) {
+                             const std::string& muted_key, Done done) {
   sql_.write(
       [match_id, account_id, muted_key](store::Db& db) {
         store::Status s;
@@ -88,7 +89,7 @@ void SqliteChatStore::unmute(const std::string& match_id, std::int64_t account_i
 }
 
 std::set<std::string> SqliteChatStore::mutes(const std::string& match_id, std::int64_t account_id,
-                                       store::Status* status) {
+                                             store::Status* status) {
   std::set<std::string> out;
   *status = sql_.read([&](store::Db& db) {
     store::Status s;

@@ -3,7 +3,7 @@
 namespace castra::notify {
 
 void SqliteTargetStore::set(std::int64_t account_id, const Targets& targets, std::int64_t now_ms,
-                      Done done) {
+                            Done done) {
   sql_.write(
       [account_id, targets, now_ms](store::Db& db) {
         store::Status s;

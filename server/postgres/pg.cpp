@@ -133,7 +133,10 @@ Status migrate(pqxx::connection& connection) {
         if (recorded.count(m.number) != 0) continue;
         pqxx::work tx(connection);
         tx.exec(m.sql);
-        Params().integer(m.number).text(m.name).text(sha256_hex(m.sql))
+        Params()
+            .integer(m.number)
+            .text(m.name)
+            .text(sha256_hex(m.sql))
             .run(tx, "INSERT INTO schema_migrations(number, name, checksum) VALUES ($1, $2, $3)");
         tx.commit();
       }

@@ -91,8 +91,10 @@ void PgAccountStore::set_password(std::int64_t id, const std::string& password_h
                                   const std::string& keep, Done done) {
   sql_.write(
       [id, password_hash, keep](Tx& tx) {
-        Params().text(password_hash).integer(id).run(
-            tx, "UPDATE accounts SET password_hash = $1 WHERE id = $2");
+        Params()
+            .text(password_hash)
+            .integer(id)
+            .run(tx, "UPDATE accounts SET password_hash = $1 WHERE id = $2");
         Params().integer(id).bytes(keep).run(
             tx, "DELETE FROM sessions WHERE account_id = $1 AND token_hash <> $2");
         return Status::success();
@@ -104,8 +106,11 @@ void PgAccountStore::set_banned(std::int64_t id, bool banned, const std::string&
                                 Done done) {
   sql_.write(
       [id, banned, reason](Tx& tx) {
-        Params().integer(banned ? 1 : 0).text(reason).integer(id).run(
-            tx, "UPDATE accounts SET banned = $1, ban_reason = $2 WHERE id = $3");
+        Params()
+            .integer(banned ? 1 : 0)
+            .text(reason)
+            .integer(id)
+            .run(tx, "UPDATE accounts SET banned = $1, ban_reason = $2 WHERE id = $3");
         if (banned) Params().integer(id).run(tx, "DELETE FROM sessions WHERE account_id = $1");
         return Status::success();
       },
@@ -117,12 +122,16 @@ void PgAccountStore::create_session(const accounts::SessionRow& row, bool after_
   sql_.write(
       [row, after_login, rehash](Tx& tx) {
         if (after_login) {
-          Params().integer(row.account_id).run(
-              tx, "UPDATE accounts SET failed_logins = 0 WHERE id = $1 AND failed_logins <> 0");
+          Params()
+              .integer(row.account_id)
+              .run(tx,
+                   "UPDATE accounts SET failed_logins = 0 WHERE id = $1 AND failed_logins <> 0");
         }
         if (rehash) {
-          Params().text(*rehash).integer(row.account_id).run(
-              tx, "UPDATE accounts SET password_hash = $1 WHERE id = $2");
+          Params()
+              .text(*rehash)
+              .integer(row.account_id)
+              .run(tx, "UPDATE accounts SET password_hash = $1 WHERE id = $2");
         }
         Params()
             .bytes(row.token_hash)
@@ -142,22 +151,26 @@ std::optional<accounts::SessionRow> PgAccountStore::find_session(const std::stri
                                                                  Status* status) {
   std::optional<accounts::SessionRow> out;
   *status = sql_.read([&](Tx& tx) {
-    const pqxx::result r = Params().bytes(token_hash).run(
-        tx, "SELECT account_id, created_ms, expires_ms FROM sessions WHERE token_hash = $1");
+    const pqxx::result r =
+        Params()
+            .bytes(token_hash)
+            .run(tx,
+                 "SELECT account_id, created_ms, expires_ms FROM sessions WHERE token_hash = $1");
     if (r.empty()) return Status::success();
-    out = accounts::SessionRow{token_hash, r[0][0].as<std::int64_t>(),
-                               r[0][1].as<std::int64_t>(), r[0][2].as<std::int64_t>()};
+    out = accounts::SessionRow{token_hash, r[0][0].as<std::int64_t>(), r[0][1].as<std::int64_t>(),
+                               r[0][2].as<std::int64_t>()};
     return Status::success();
   });
   return out;
 }
 
-void PgAccountStore::touch_session(const std::string& token_hash, std::int64_t now_ms,
-                                   Done done) {
+void PgAccountStore::touch_session(const std::string& token_hash, std::int64_t now_ms, Done done) {
   sql_.write(
       [token_hash, now_ms](Tx& tx) {
-        Params().integer(now_ms).bytes(token_hash).run(
-            tx, "UPDATE sessions SET last_used_ms = $1 WHERE token_hash = $2");
+        Params()
+            .integer(now_ms)
+            .bytes(token_hash)
+            .run(tx, "UPDATE sessions SET last_used_ms = $1 WHERE token_hash = $2");
         return Status::success();
       },
       std::move(done));

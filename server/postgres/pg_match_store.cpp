@@ -140,8 +140,8 @@ Status write_reply(pqxx::transaction_base& tx, const AppendRequest& request) {
                "VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING");
   if (r.affected_rows() == 1) return Status::success();
   return Status{codes::kConstraint, "client_seq " + std::to_string(*request.client_seq) +
-                                        " of side " + std::to_string(request.side) +
-                                        " in match " + request.match_id +
+                                        " of side " + std::to_string(request.side) + " in match " +
+                                        request.match_id +
                                         " was already answered: the command is not applied twice"};
 }
 
@@ -303,9 +303,13 @@ Status PgMatchStore::find_reply(const std::string& match_id, int side, std::int6
                                 std::optional<std::string>* reply) {
   reply->reset();
   return read([&](pqxx::transaction_base& tx) {
-    const pqxx::result r = Params().text(match_id).integer(side).integer(client_seq).run(
-        tx,
-        "SELECT reply FROM command_replies WHERE match_id = $1 AND side = $2 AND client_seq = $3");
+    const pqxx::result r = Params()
+                               .text(match_id)
+                               .integer(side)
+                               .integer(client_seq)
+                               .run(tx,
+                                    "SELECT reply FROM command_replies WHERE match_id = $1 AND "
+                                    "side = $2 AND client_seq = $3");
     if (!r.empty()) *reply = bytes_of(r[0][0]);
     return Status::success();
   });
@@ -344,10 +348,13 @@ Status PgMatchStore::log_from(const std::string& match_id, std::uint32_t entry_i
   // Entries and their salts come from one snapshot, so they always agree.
   return read([&](pqxx::transaction_base& tx) {
     std::map<std::uint32_t, std::size_t> position;
-    for (const auto& q : Params().text(match_id).integer(entry_index).run(
-             tx,
-             "SELECT entry_index, kind, side, first_event, event_count, entry FROM match_log "
-             "WHERE match_id = $1 AND entry_index >= $2 ORDER BY entry_index")) {
+    for (const auto& q :
+         Params()
+             .text(match_id)
+             .integer(entry_index)
+             .run(tx,
+                  "SELECT entry_index, kind, side, first_event, event_count, entry FROM match_log "
+                  "WHERE match_id = $1 AND entry_index >= $2 ORDER BY entry_index")) {
       LogRow row;
       row.entry_index = q[0].as<std::uint32_t>();
       row.kind = q[1].as<int>();
@@ -358,10 +365,13 @@ Status PgMatchStore::log_from(const std::string& match_id, std::uint32_t entry_i
       position[row.entry_index] = rows->size();
       rows->push_back(std::move(row));
     }
-    for (const auto& q : Params().text(match_id).integer(entry_index).run(
-             tx,
-             "SELECT entry_index, event_index, salt FROM match_seal_salts "
-             "WHERE match_id = $1 AND entry_index >= $2 ORDER BY entry_index, event_index")) {
+    for (const auto& q :
+         Params()
+             .text(match_id)
+             .integer(entry_index)
+             .run(tx,
+                  "SELECT entry_index, event_index, salt FROM match_seal_salts "
+                  "WHERE match_id = $1 AND entry_index >= $2 ORDER BY entry_index, event_index")) {
       const auto at = position.find(q[0].as<std::uint32_t>());
       if (at == position.end()) continue;  // the foreign key makes this impossible
       (*rows)[at->second].salts.push_back({q[1].as<std::uint32_t>(), bytes_of(q[2])});
@@ -385,11 +395,11 @@ Status PgMatchStore::secrets(const std::string& match_id, std::optional<Secrets>
 Status PgMatchStore::open_created_by(std::int64_t account, std::int64_t* count) {
   *count = 0;
   return read([&](pqxx::transaction_base& tx) {
-    *count = Params()
-                 .integer(account)
-                 .run(tx, "SELECT count(*) FROM matches WHERE creator = $1 AND status = 'open'")[0]
-                                                                                                [0]
-                 .as<std::int64_t>();
+    *count =
+        Params()
+            .integer(account)
+            .run(tx, "SELECT count(*) FROM matches WHERE creator = $1 AND status = 'open'")[0][0]
+            .as<std::int64_t>();
     return Status::success();
   });
 }

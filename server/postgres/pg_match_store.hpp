@@ -17,7 +17,8 @@ namespace castra::postgres {
 
 // Runs inside the transaction that writes a match row as finished (the server's rating step
 // on PostgreSQL); a failure fails the write. As store::FinishedHook is for SQLite.
-using PgFinishedHook = std::function<store::Status(pqxx::transaction_base&, const store::MatchRow&)>;
+using PgFinishedHook =
+    std::function<store::Status(pqxx::transaction_base&, const store::MatchRow&)>;
 
 struct PgStoreOptions {
   std::string url;  // postgresql://user@host:port/database

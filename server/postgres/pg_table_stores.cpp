@@ -13,8 +13,7 @@ namespace v1 = castra::v1;
 using store::Status;
 using Tx = pqxx::transaction_base;
 
-void PgChatStore::add(lobby::ChatLine line,
-                      std::function<void(Status, lobby::ChatLine)> done) {
+void PgChatStore::add(lobby::ChatLine line, std::function<void(Status, lobby::ChatLine)> done) {
   // The id is given on the writer thread and read by `done` after the commit.
   auto stored = std::make_shared<lobby::ChatLine>(std::move(line));
   sql_.write(
@@ -70,10 +69,13 @@ void PgChatStore::mute(const std::string& match_id, std::int64_t account_id,
                        const std::string& muted_key, Done done) {
   sql_.write(
       [match_id, account_id, muted_key](Tx& tx) {
-        Params().text(match_id).integer(account_id).text(muted_key).run(
-            tx,
-            "INSERT INTO chat_mutes(match_id, account_id, muted_key) VALUES ($1, $2, $3) "
-            "ON CONFLICT DO NOTHING");
+        Params()
+            .text(match_id)
+            .integer(account_id)
+            .text(muted_key)
+            .run(tx,
+                 "INSERT INTO chat_mutes(match_id, account_id, muted_key) VALUES ($1, $2, $3) "
+                 "ON CONFLICT DO NOTHING");
         return Status::success();
       },
       std::move(done));
@@ -83,8 +85,13 @@ void PgChatStore::unmute(const std::string& match_id, std::int64_t account_id,
                          const std::string& muted_key, Done done) {
   sql_.write(
       [match_id, account_id, muted_key](Tx& tx) {
-        Params().text(match_id).integer(account_id).text(muted_key).run(
-            tx, "DELETE FROM chat_mutes WHERE match_id = $1 AND account_id = $2 AND muted_key = $3");
+        Params()
+            .text(match_id)
+            .integer(account_id)
+            .text(muted_key)
+            .run(tx,
+                 "DELETE FROM chat_mutes WHERE match_id = $1 AND account_id = $2 AND muted_key = "
+                 "$3");
         return Status::success();
       },
       std::move(done));
@@ -94,8 +101,11 @@ std::set<std::string> PgChatStore::mutes(const std::string& match_id, std::int64
                                          Status* status) {
   std::set<std::string> out;
   *status = sql_.read([&](Tx& tx) {
-    for (const auto& q : Params().text(match_id).integer(account_id).run(
-             tx, "SELECT muted_key FROM chat_mutes WHERE match_id = $1 AND account_id = $2")) {
+    for (const auto& q :
+         Params()
+             .text(match_id)
+             .integer(account_id)
+             .run(tx, "SELECT muted_key FROM chat_mutes WHERE match_id = $1 AND account_id = $2")) {
       out.insert(q[0].as<std::string>());
     }
     return Status::success();
@@ -159,9 +169,8 @@ Status PgCampaignStore::find(const std::string& id, std::optional<v1::StoredCamp
   out->reset();
   return sql_.read([&](Tx& tx) {
     std::vector<v1::StoredCampaign> rows;
-    const Status s =
-        parse_campaigns(Params().text(id).run(tx, "SELECT state FROM campaigns WHERE id = $1"),
-                        &rows);
+    const Status s = parse_campaigns(
+        Params().text(id).run(tx, "SELECT state FROM campaigns WHERE id = $1"), &rows);
     if (s.ok() && !rows.empty()) *out = std::move(rows.front());
     return s;
   });
@@ -205,8 +214,9 @@ void PgTargetStore::set(std::int64_t account_id, const notify::Targets& targets,
   sql_.write(
       [account_id, targets, now_ms](Tx& tx) {
         if (targets.webhook_url.empty() && targets.email.empty()) {
-          Params().integer(account_id).run(
-              tx, "DELETE FROM notification_targets WHERE account_id = $1");
+          Params()
+              .integer(account_id)
+              .run(tx, "DELETE FROM notification_targets WHERE account_id = $1");
           return Status::success();
         }
         Params()
@@ -227,8 +237,10 @@ void PgTargetStore::set(std::int64_t account_id, const notify::Targets& targets,
 notify::Targets PgTargetStore::find(std::int64_t account_id, Status* status) {
   notify::Targets out;
   *status = sql_.read([&](Tx& tx) {
-    const pqxx::result r = Params().integer(account_id).run(
-        tx, "SELECT webhook_url, email FROM notification_targets WHERE account_id = $1");
+    const pqxx::result r =
+        Params()
+            .integer(account_id)
+            .run(tx, "SELECT webhook_url, email FROM notification_targets WHERE account_id = $1");
     if (!r.empty()) {
       out.webhook_url = r[0][0].as<std::string>();
       out.email = r[0][1].as<std::string>();
@@ -273,8 +285,8 @@ Status PgPlayerRecords::page(const std::string& name_key,
       m.ended_ms = q[7].as<std::int64_t>();
       m.rated = q[8].as<bool>();
       if (m.rated) {
-        m.rating_change = is_a ? q[10].as<double>() - q[9].as<double>()
-                               : q[12].as<double>() - q[11].as<double>();
+        m.rating_change =
+            is_a ? q[10].as<double>() - q[9].as<double>() : q[12].as<double>() - q[11].as<double>();
       }
       matches->push_back(std::move(m));
     }

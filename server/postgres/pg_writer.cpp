@@ -8,8 +8,7 @@ namespace castra::postgres {
 
 using store::Status;
 
-PgWriter::PgWriter(pqxx::connection& connection, std::size_t queue_capacity,
-                   std::size_t max_batch)
+PgWriter::PgWriter(pqxx::connection& connection, std::size_t queue_capacity, std::size_t max_batch)
     : connection_(connection),
       capacity_(queue_capacity),
       max_batch_(max_batch),

@@ -18,11 +18,11 @@ struct Status {
 
 // The codes a store outside SQLite gives, numbered as SQLite's (sqlite3.h) for the same meaning.
 namespace status_codes {
-inline constexpr int kError = 1;       // SQLITE_ERROR: a statement failed
-inline constexpr int kBusy = 5;        // SQLITE_BUSY: the writer's queue is full (sql_access.hpp)
-inline constexpr int kIoError = 10;    // SQLITE_IOERR: the database could not be reached
-inline constexpr int kNotFound = 12;   // SQLITE_NOTFOUND: the row to change does not exist
-inline constexpr int kConstraint = 19; // SQLITE_CONSTRAINT: a key or reference was refused
+inline constexpr int kError = 1;        // SQLITE_ERROR: a statement failed
+inline constexpr int kBusy = 5;         // SQLITE_BUSY: the writer's queue is full (sql_access.hpp)
+inline constexpr int kIoError = 10;     // SQLITE_IOERR: the database could not be reached
+inline constexpr int kNotFound = 12;    // SQLITE_NOTFOUND: the row to change does not exist
+inline constexpr int kConstraint = 19;  // SQLITE_CONSTRAINT: a key or reference was refused
 }  // namespace status_codes
 
 // The outcome of a write the writer's full queue refused (nothing was written): overload, to

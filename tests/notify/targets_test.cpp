@@ -78,7 +78,8 @@ struct MemoryDb {
   }
   store::Status set(std::int64_t account, const Targets& targets, std::int64_t now_ms) {
     store::Status out{-1, "not called"};
-    notify::SqliteTargetStore(*sql).set(account, targets, now_ms, [&](store::Status s) { out = s; });
+    notify::SqliteTargetStore(*sql).set(account, targets, now_ms,
+                                        [&](store::Status s) { out = s; });
     return out;
   }
   std::int64_t query(const char* sql_text) {

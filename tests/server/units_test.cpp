@@ -246,7 +246,8 @@ TEST_F(LobbyTest, CreationStoresASeedThatMatchesThePublishedCommitment) {
   lobby::Scenarios scenarios = lobby::Scenarios::load(CASTRA_SOURCE_DIR "/tests/data/scenarios");
   lobby::SqliteChatStore chat(*sql_);
   runtime::Runtime runtime(*matches_, clock_, strands_);
-  lobby::Lobby lobby(*matches_, scenarios, chat, runtime, *matches_, to_service(), clock_, {}, nullptr);
+  lobby::Lobby lobby(*matches_, scenarios, chat, runtime, *matches_, to_service(), clock_, {},
+                     nullptr);
   accounts::SqliteAccountStore accounts(*sql_);
   const auto creator = insert_account(accounts, "gina");
   ASSERT_NE(creator, 0);
@@ -277,7 +278,8 @@ TEST_F(LobbyTest, MyMatchesListThoseWhereItIsMyMoveFirst) {
   lobby::Scenarios scenarios = lobby::Scenarios::load(CASTRA_SOURCE_DIR "/tests/data/scenarios");
   lobby::SqliteChatStore chat(*sql_);
   runtime::Runtime runtime(*matches_, clock_, strands_);
-  lobby::Lobby lobby(*matches_, scenarios, chat, runtime, *matches_, to_service(), clock_, {}, nullptr);
+  lobby::Lobby lobby(*matches_, scenarios, chat, runtime, *matches_, to_service(), clock_, {},
+                     nullptr);
   accounts::SqliteAccountStore accounts(*sql_);
   const auto me = insert_account(accounts, "hal");
   std::vector<std::string> ids;

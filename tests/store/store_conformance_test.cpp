@@ -92,11 +92,10 @@ class StoreConformance : public ::testing::Test {
   }
   std::int64_t new_account(const std::string& name) {
     std::promise<std::optional<std::int64_t>> done;
-    accounts().insert(name, "hash of " + name, 1000,
-                      [&](Status s, std::optional<std::int64_t> id) {
-                        EXPECT_TRUE(s.ok()) << s.message;
-                        done.set_value(id);
-                      });
+    accounts().insert(name, "hash of " + name, 1000, [&](Status s, std::optional<std::int64_t> id) {
+      EXPECT_TRUE(s.ok()) << s.message;
+      done.set_value(id);
+    });
     return done.get_future().get().value_or(0);
   }
 
@@ -476,7 +475,8 @@ TYPED_TEST(StoreConformance, RepeatedFailuresLockAnAccountAndTheCountStartsAgain
   for (int i = 0; i < 3; ++i) {
     ASSERT_TRUE(this->write_now([&](auto done) {
                       this->accounts().record_failure(id, 3, 60000, 5000, done);
-                    }).ok());
+                    })
+                    .ok());
   }
   Status s;
   const auto locked = this->accounts().find_by_id(id, &s);
@@ -484,7 +484,8 @@ TYPED_TEST(StoreConformance, RepeatedFailuresLockAnAccountAndTheCountStartsAgain
   EXPECT_EQ(locked->failed_logins, 0);
   ASSERT_TRUE(this->write_now([&](auto done) {
                     this->accounts().record_failure(id, 3, 60000, 70000, done);
-                  }).ok());
+                  })
+                  .ok());
   EXPECT_EQ(this->accounts().find_by_id(id, &s)->failed_logins, 1);
 }
 
@@ -496,7 +497,8 @@ TYPED_TEST(StoreConformance, SessionsAreKeptByTokenHashAndEndWithABanOrAPassword
     ASSERT_TRUE(this->write_now([&](auto done) {
                       this->accounts().create_session({token, id, 100, 900}, true,
                                                       std::string("rehashed"), done);
-                    }).ok());
+                    })
+                    .ok());
   }
   Status s;
   const auto session = this->accounts().find_session(token_b, &s);
@@ -505,15 +507,15 @@ TYPED_TEST(StoreConformance, SessionsAreKeptByTokenHashAndEndWithABanOrAPassword
   EXPECT_EQ(session->expires_ms, 900);
   EXPECT_EQ(this->accounts().find_by_id(id, &s)->password_hash, "rehashed");
 
-  ASSERT_TRUE(this->write_now([&](auto done) {
-                    this->accounts().set_password(id, "new", token_a, done);
-                  }).ok());
+  ASSERT_TRUE(
+      this->write_now([&](auto done) { this->accounts().set_password(id, "new", token_a, done); })
+          .ok());
   EXPECT_TRUE(this->accounts().find_session(token_a, &s)) << "the session that changed it stays";
   EXPECT_FALSE(this->accounts().find_session(token_b, &s));
 
-  ASSERT_TRUE(this->write_now([&](auto done) {
-                    this->accounts().set_banned(id, true, "spam", done);
-                  }).ok());
+  ASSERT_TRUE(
+      this->write_now([&](auto done) { this->accounts().set_banned(id, true, "spam", done); })
+          .ok());
   const auto banned = this->accounts().find_by_id(id, &s);
   EXPECT_TRUE(banned->banned);
   EXPECT_EQ(banned->ban_reason, "spam");
@@ -524,26 +526,27 @@ TYPED_TEST(StoreConformance, ExpiredSessionsAreDeletedAndLiveOnesStay) {
   const std::int64_t id = this->new_account("Gaius");
   const std::string old_token(32, 'o');
   const std::string live_token(32, 'l');
-  ASSERT_TRUE(this->write_now([&](auto done) {
-                    this->accounts().create_session({old_token, id, 0, 500}, false, std::nullopt,
-                                                    done);
-                  }).ok());
-  ASSERT_TRUE(this->write_now([&](auto done) {
-                    this->accounts().create_session({live_token, id, 0, 5000}, false,
-                                                    std::nullopt, done);
-                  }).ok());
-  ASSERT_TRUE(this->write_now([&](auto done) {
-                    this->accounts().touch_session(live_token, 700, done);
-                  }).ok());
-  ASSERT_TRUE(this->write_now([&](auto done) {
-                    this->accounts().delete_expired_sessions(1000, done);
-                  }).ok());
+  ASSERT_TRUE(
+      this->write_now([&](auto done) {
+            this->accounts().create_session({old_token, id, 0, 500}, false, std::nullopt, done);
+          })
+          .ok());
+  ASSERT_TRUE(
+      this->write_now([&](auto done) {
+            this->accounts().create_session({live_token, id, 0, 5000}, false, std::nullopt, done);
+          })
+          .ok());
+  ASSERT_TRUE(
+      this->write_now([&](auto done) { this->accounts().touch_session(live_token, 700, done); })
+          .ok());
+  ASSERT_TRUE(
+      this->write_now([&](auto done) { this->accounts().delete_expired_sessions(1000, done); })
+          .ok());
   Status s;
   EXPECT_FALSE(this->accounts().find_session(old_token, &s));
   EXPECT_TRUE(this->accounts().find_session(live_token, &s));
-  ASSERT_TRUE(this->write_now([&](auto done) {
-                    this->accounts().delete_session(live_token, done);
-                  }).ok());
+  ASSERT_TRUE(
+      this->write_now([&](auto done) { this->accounts().delete_session(live_token, done); }).ok());
   EXPECT_FALSE(this->accounts().find_session(live_token, &s));
 }
 
@@ -579,13 +582,11 @@ TYPED_TEST(StoreConformance, ChatLinesComeBackOldestFirstPageByPageAndMutesAreKe
   EXPECT_EQ(this->chat().history("m1", lobby::Channel::kSpectators, 0, 10, &s).size(), 1u);
 
   for (const char* key : {"rufus", "rufus", "varro"}) {
-    ASSERT_TRUE(this->write_now([&](auto done) {
-                      this->chat().mute("m1", author, key, done);
-                    }).ok());
+    ASSERT_TRUE(
+        this->write_now([&](auto done) { this->chat().mute("m1", author, key, done); }).ok());
   }
-  ASSERT_TRUE(this->write_now([&](auto done) {
-                    this->chat().unmute("m1", author, "varro", done);
-                  }).ok());
+  ASSERT_TRUE(
+      this->write_now([&](auto done) { this->chat().unmute("m1", author, "varro", done); }).ok());
   EXPECT_EQ(this->chat().mutes("m1", author, &s), std::set<std::string>{"rufus"});
 }
 
@@ -630,10 +631,12 @@ TYPED_TEST(StoreConformance, NotificationTargetsAreReplacedAndRemovedWhenEmpty) 
   notify::TargetStore& targets = this->backend_->stores().targets();
   ASSERT_TRUE(this->write_now([&](auto done) {
                     targets.set(id, {"https://example.org/hook", ""}, 10, done);
-                  }).ok());
+                  })
+                  .ok());
   ASSERT_TRUE(this->write_now([&](auto done) {
                     targets.set(id, {"", "cato@example.org"}, 20, done);
-                  }).ok());
+                  })
+                  .ok());
   Status s;
   notify::Targets found = targets.find(id, &s);
   EXPECT_EQ(found.webhook_url, "");

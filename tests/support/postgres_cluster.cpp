@@ -93,8 +93,8 @@ PostgresCluster::~PostgresCluster() {
 
 std::string PostgresCluster::create_database(const std::string& name) {
   if (!ok()) return "";
-  if (const std::string e = run(bin_ + "/createdb -h 127.0.0.1 -p " + std::to_string(port_) +
-                                " -U castra " + name);
+  if (const std::string e =
+          run(bin_ + "/createdb -h 127.0.0.1 -p " + std::to_string(port_) + " -U castra " + name);
       !e.empty()) {
     error_ = "createdb " + name + " failed: " + e;
     return "";

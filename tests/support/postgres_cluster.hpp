@@ -33,9 +33,9 @@ class PostgresCluster {
  private:
   std::string run(const std::string& command);  // "" when it exited 0, else what it said
 
-  std::string bin_;   // the directory of initdb, pg_ctl and createdb
-  std::string dir_;   // the cluster's data and socket directory
-  std::string as_;    // "runuser -u postgres -- " as root, "" otherwise
+  std::string bin_;  // the directory of initdb, pg_ctl and createdb
+  std::string dir_;  // the cluster's data and socket directory
+  std::string as_;   // "runuser -u postgres -- " as root, "" otherwise
   std::uint16_t port_ = 0;
   bool started_ = false;
   std::string error_;
