@@ -1,6 +1,7 @@
 // MatchStore: the narrow interface through which the server keeps matches durable
-// (design section 6). Blobs are protobuf bytes the store never parses. One implementation,
-// SQLite (sqlite_match_store.hpp); tests run it on ":memory:" and on real files.
+// (design section 6). Blobs are protobuf bytes the store never parses. Two implementations:
+// SQLite (sqlite_match_store.hpp) and PostgreSQL (server/postgres/pg_match_store.hpp), held to
+// one typed suite (StoreConformance.*, on ":memory:", a file and a private PostgreSQL).
 // Threading: append() may be called from any thread but the store's writer thread; its
 // callback runs on that writer thread after the commit. Every other call is synchronous and
 // thread-safe. I/O errors come back as a Status, "not found" as an empty optional.

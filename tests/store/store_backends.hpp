@@ -1,6 +1,6 @@
-// The two stores StoreConformance.* runs against, each behind the same interfaces: SQLite on a
-// fresh file, and PostgreSQL in a fresh database of the test program's private cluster
-// (tests/support/postgres_cluster.hpp; a cluster that cannot start fails the test). A
+// The stores StoreConformance.* runs against, each behind the same interfaces: SQLite on a
+// fresh file and on ":memory:", and PostgreSQL in a fresh database of the test program's private
+// cluster (tests/support/postgres_cluster.hpp; a cluster that cannot start fails the test). A
 // backend's writes answer on the writer's thread (its Post runs the task at once).
 #pragma once
 
@@ -25,9 +25,12 @@ inline server::Stores::Post inline_post() {
   return [](std::function<void()> task) { task(); };
 }
 
+// On a file (two connections, WAL) or on ":memory:" (one connection, reads under the writer's
+// batch lock): the two ways SqliteMatchStore runs.
+template <bool kInMemory>
 class SqliteBackend {
  public:
-  static constexpr const char* kName = "Sqlite";
+  static constexpr const char* kName = kInMemory ? "SqliteMemory" : "SqliteFile";
   ~SqliteBackend() {
     stores_.reset();
     store_.reset();
@@ -35,9 +38,13 @@ class SqliteBackend {
   }
   // Opens the store with every migration applied; a failure fails the test.
   void open() {
-    dir_ = make_temp_dir("castra-conformance");
     store::StoreOptions options;
-    options.database.path = dir_ + "/castra.db";
+    if (kInMemory) {
+      options.database.path = ":memory:";
+    } else {
+      dir_ = make_temp_dir("castra-conformance");
+      options.database.path = dir_ + "/castra.db";
+    }
     const store::Status s = store::SqliteMatchStore::open(options, &store_);
     ASSERT_TRUE(s.ok()) << s.message;
     stores_ = std::make_unique<server::SqliteStores>(*store_, inline_post());

@@ -1,9 +1,9 @@
-// StoreConformance: one typed suite over every store interface, run against SQLite and against
-// a real PostgreSQL (tests/store/store_backends.hpp): what goes in comes back, a command's
-// writes land together or not at all, a client_seq is answered once, callbacks run only after
-// their commit, and the accounts, chat, campaigns, notification targets and counts behave the
-// same on both. What only one database has (SQLite's pragmas, files, page checksums) is tested
-// in that store's own file.
+// StoreConformance: one typed suite over every store interface, run against SQLite (a file and
+// ":memory:") and against a real PostgreSQL (tests/store/store_backends.hpp): what goes in comes
+// back, a command's writes land together or not at all, a client_seq is answered once, callbacks
+// run only after their commit, and the accounts, chat, campaigns, notification targets and counts
+// behave the same on both. What only one database has (SQLite's pragmas, files, page checksums) is
+// tested in that store's own file.
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -109,7 +109,7 @@ struct BackendNames {
   }
 };
 
-using Backends = ::testing::Types<SqliteBackend, PostgresBackend>;
+using Backends = ::testing::Types<SqliteBackend<false>, SqliteBackend<true>, PostgresBackend>;
 TYPED_TEST_SUITE(StoreConformance, Backends, BackendNames);
 
 TYPED_TEST(StoreConformance, OpensWithEveryMigrationApplied) {
