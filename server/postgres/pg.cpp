@@ -172,6 +172,10 @@ Params& Params::null() {
   return *this;
 }
 
+Params& Params::limit(std::int64_t value) {
+  return value < 0 ? null() : integer(value);
+}
+
 Params& Params::optional_integer(const std::optional<std::int64_t>& value) {
   return value ? integer(*value) : null();
 }

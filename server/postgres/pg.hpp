@@ -47,6 +47,8 @@ class Params {
   Params& real(double value);
   Params& bytes(const std::string& value);
   Params& null();
+  // A LIMIT's value: a negative one is NULL, no limit, as SQLite reads LIMIT -1.
+  Params& limit(std::int64_t value);
   Params& optional_integer(const std::optional<std::int64_t>& value);
   Params& optional_bytes(const std::optional<std::string>& value);
   pqxx::result run(pqxx::transaction_base& tx, const std::string& sql) const;

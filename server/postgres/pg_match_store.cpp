@@ -253,8 +253,7 @@ Status PgMatchStore::list_matches(MatchStatus status, int limit, std::vector<Mat
   rows->clear();
   return read([&](pqxx::transaction_base& tx) {
     Params p;
-    p.text(std::string(status_name(status)));
-    limit < 0 ? p.null() : p.integer(limit);  // LIMIT NULL: all, as SQLite's LIMIT -1
+    p.text(std::string(status_name(status))).limit(limit);
     for (const auto& q : p.run(tx, std::string("SELECT ") + kMatchColumns +
                                        " FROM matches WHERE status = $1 "
                                        "ORDER BY updated_ms DESC, id LIMIT $2")) {
@@ -269,8 +268,7 @@ Status PgMatchStore::matches_of_player(std::int64_t account, int limit,
   rows->clear();
   return read([&](pqxx::transaction_base& tx) {
     Params p;
-    p.integer(account);
-    limit < 0 ? p.null() : p.integer(limit);
+    p.integer(account).limit(limit);
     for (const auto& q :
          p.run(tx, std::string("SELECT ") + kMatchColumns +
                        " FROM matches WHERE creator = $1 OR player_a = $1 OR player_b = $1 "

@@ -44,7 +44,7 @@ std::vector<lobby::ChatLine> PgChatStore::history(const std::string& match_id,
                              .text(match_id)
                              .integer(static_cast<std::int64_t>(channel))
                              .integer(before_id > 0 ? before_id : INT64_MAX)
-                             .integer(limit)
+                             .limit(limit)
                              .run(tx,
                                   "SELECT id, author_id, author, body, sent_ms FROM chat_messages "
                                   "WHERE match_id = $1 AND channel = $2 AND id < $3 "
@@ -186,7 +186,7 @@ Status PgCampaignStore::unfinished(std::vector<v1::StoredCampaign>* out) {
 Status PgCampaignStore::ids_by_status(const std::string& status, int limit,
                                       std::vector<std::string>* out) {
   return sql_.read([&](Tx& tx) {
-    for (const auto& q : Params().text(status).integer(limit).run(
+    for (const auto& q : Params().text(status).limit(limit).run(
              tx,
              "SELECT id FROM campaigns WHERE status = $1 AND is_private = 0 "
              "ORDER BY updated_ms DESC LIMIT $2")) {
@@ -199,7 +199,7 @@ Status PgCampaignStore::ids_by_status(const std::string& status, int limit,
 Status PgCampaignStore::ids_of_player(std::int64_t account, int limit,
                                       std::vector<std::string>* out) {
   return sql_.read([&](Tx& tx) {
-    for (const auto& q : Params().integer(account).integer(limit).run(
+    for (const auto& q : Params().integer(account).limit(limit).run(
              tx,
              "SELECT id FROM campaigns WHERE creator = $1 OR player_a = $1 OR player_b = $1 "
              "ORDER BY updated_ms DESC LIMIT $2")) {

@@ -624,6 +624,9 @@ TYPED_TEST(StoreConformance, ACampaignIsReplacedWholeAndListedByStatusAndPlayer)
   EXPECT_TRUE(ids.empty());
   ASSERT_TRUE(campaigns.ids_of_player(other, 10, &ids).ok());
   EXPECT_EQ(ids, std::vector<std::string>{"c1"});
+  ids.clear();
+  ASSERT_TRUE(campaigns.ids_of_player(creator, -1, &ids).ok()) << "-1: no limit";
+  EXPECT_EQ(ids, std::vector<std::string>{"c1"});
 }
 
 TYPED_TEST(StoreConformance, NotificationTargetsAreReplacedAndRemovedWhenEmpty) {
