@@ -1,17 +1,18 @@
-// AccountStore: the accounts and sessions tables (migrations/0004_accounts.sql), written
-// through the store's one writer and read on its read connection (server/store/sql_access.hpp).
-// Reads are synchronous; every write is a job whose `done` gets its outcome after the commit,
-// on the caller's thread (store::queue_full() when the writer had no room). Used by the
-// service thread only. Times are unix milliseconds passed in; nothing here hashes a password.
+// AccountStore: the interface to the accounts and their sessions, whichever database holds
+// them (SQLite: sqlite_account_store.hpp; PostgreSQL: server/store/postgres/). Reads are
+// synchronous; every write is a job whose `done` gets its outcome after the commit, on the
+// caller's thread (store::queue_full() when the writer had no room). A storage failure is a
+// store::Status that is not ok. Used by the service thread only. Times are unix milliseconds
+// passed in; nothing here hashes a password.
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "server/store/sql_access.hpp"
-#include "server/store/sqlite.hpp"
+#include "server/store/status.hpp"
 
 namespace castra::accounts {
 
@@ -35,37 +36,34 @@ struct SessionRow {
 
 class AccountStore {
  public:
-  using Done = store::SqlAccess::Done;
-  explicit AccountStore(store::SqlAccess& sql) : sql_(sql) {}
+  using Done = std::function<void(store::Status)>;
+  virtual ~AccountStore() = default;
 
-  std::optional<Account> find_by_name(const std::string& name, store::Status* status);
-  std::optional<Account> find_by_id(std::int64_t id, store::Status* status);
+  virtual std::optional<Account> find_by_name(const std::string& name, store::Status* status) = 0;
+  virtual std::optional<Account> find_by_id(std::int64_t id, store::Status* status) = 0;
   // `done` gets the new account's id; nullopt with an ok status when the name is taken.
-  void insert(const std::string& name, const std::string& password_hash, std::int64_t now_ms,
-              std::function<void(store::Status, std::optional<std::int64_t>)> done);
+  virtual void insert(const std::string& name, const std::string& password_hash,
+                      std::int64_t now_ms,
+                      std::function<void(store::Status, std::optional<std::int64_t>)> done) = 0;
   // Counts a failed login; from the `max_failures`th consecutive one the account is locked
   // for `lock_ms` (and the count starts again).
-  void record_failure(std::int64_t id, int max_failures, std::int64_t lock_ms, std::int64_t now_ms,
-                      Done done);
+  virtual void record_failure(std::int64_t id, int max_failures, std::int64_t lock_ms,
+                              std::int64_t now_ms, Done done) = 0;
   // Stores the new hash and ends every session of the account but `keep`: one commit.
-  void set_password(std::int64_t id, const std::string& password_hash, const std::string& keep,
-                    Done done);
+  virtual void set_password(std::int64_t id, const std::string& password_hash,
+                            const std::string& keep, Done done) = 0;
   // A ban also ends every session of the account, in the same commit.
-  void set_banned(std::int64_t id, bool banned, const std::string& reason, Done done);
+  virtual void set_banned(std::int64_t id, bool banned, const std::string& reason, Done done) = 0;
 
   // Stores a new session; after a good password also clears the failure count and, when the
   // cost changed, stores `rehash`: one transaction, one commit.
-  void create_session(const SessionRow& row, bool after_login,
-                      const std::optional<std::string>& rehash, Done done);
-  std::optional<SessionRow> find_session(const std::string& token_hash, store::Status* status);
-  void touch_session(const std::string& token_hash, std::int64_t now_ms, Done done);
-  void delete_session(const std::string& token_hash, Done done);
-  void delete_expired_sessions(std::int64_t now_ms, Done done);
-
- private:
-  std::optional<Account> find_where(const char* where, std::int64_t id, const std::string& key,
-                                    store::Status* status);
-  store::SqlAccess& sql_;
+  virtual void create_session(const SessionRow& row, bool after_login,
+                              const std::optional<std::string>& rehash, Done done) = 0;
+  virtual std::optional<SessionRow> find_session(const std::string& token_hash,
+                                                 store::Status* status) = 0;
+  virtual void touch_session(const std::string& token_hash, std::int64_t now_ms, Done done) = 0;
+  virtual void delete_session(const std::string& token_hash, Done done) = 0;
+  virtual void delete_expired_sessions(std::int64_t now_ms, Done done) = 0;
 };
 
 }  // namespace castra::accounts

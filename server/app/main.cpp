@@ -17,11 +17,14 @@
 
 #include "server/accounts/passwords.hpp"
 #include "server/admin/admin_client.hpp"
+#include "server/app/pg_stores.hpp"
 #include "server/app/server_app.hpp"
+#include "server/app/sqlite_stores.hpp"
 #include "server/computer/computers.hpp"
 #include "server/lobby/scenarios.hpp"
 #include "server/net/network.hpp"
 #include "server/notify/targets.hpp"
+#include "server/postgres/migrate_store.hpp"
 #include "server/ratings/rating_store.hpp"
 #include "server/runtime/runtime.hpp"
 #include "server/store/backup.hpp"
@@ -33,6 +36,8 @@ namespace {
 struct Flags {
   castra::server::AppOptions app;
   std::string data_dir = "./data";
+  std::string store_url;                   // --store: PostgreSQL instead of SQLite under data_dir
+  std::vector<std::string> migrate_store;  // --migrate-store FROM TO
   std::string durability = "full";
   std::string log_level = "info";
   std::string port_file;
@@ -59,6 +64,13 @@ void add_server_flags(CLI::App& app, Flags& flags) {
   auto& acc = flags.app.accounts;
   app.add_option("--address", net.address, "Address to listen on")->capture_default_str();
   app.add_option("--port", net.port, "Port to listen on (0: any free port)")->capture_default_str();
+  app.add_option("--store", flags.store_url,
+                 "Keep everything in PostgreSQL at this URL (postgresql://...) instead of "
+                 "SQLite under --data-dir");
+  app.add_option("--migrate-store", flags.migrate_store,
+                 "Move the SQLite installation FROM (a data directory or its castra.db) into the "
+                 "empty PostgreSQL database TO (postgresql://...), then exit")
+      ->expected(2);
   app.add_option("--data-dir", flags.data_dir, "Directory of the SQLite database")
       ->capture_default_str();
   app.add_option("--durability", flags.durability,
@@ -197,9 +209,10 @@ void add_server_flags(CLI::App& app, Flags& flags) {
 }
 
 std::string admin_socket_path(const Flags& flags) {
-  return flags.admin_socket.empty()
-             ? (std::filesystem::path(flags.data_dir) / "admin.sock").string()
-             : flags.admin_socket;
+  if (!flags.admin_socket.empty()) return flags.admin_socket;
+  // On PostgreSQL there is no data directory: the socket is in the working directory.
+  if (!flags.store_url.empty()) return "castra-admin.sock";
+  return (std::filesystem::path(flags.data_dir) / "admin.sock").string();
 }
 
 }  // namespace
@@ -255,6 +268,40 @@ int main(int argc, char** argv) {
   flags.app.server_name = "castra-server/" CASTRA_VERSION;
   flags.app.notify.user_agent = flags.app.server_name;
 
+  if (!flags.migrate_store.empty()) {
+    const std::string& from = flags.migrate_store[0];
+    const std::string& to = flags.migrate_store[1];
+    castra::postgres::MigrationReport report;
+    if (const castra::store::Status s = castra::postgres::migrate_store(from, to, &report);
+        !s.ok()) {
+      spdlog::error("event=migrate_store_failed from={} error=\"{}\"", from, s.message);
+      return 2;
+    }
+    for (const auto& [table, rows] : report.rows)
+      spdlog::info("event=migrate_store_table table={} rows={}", table, rows);
+    spdlog::info("event=migrate_store_done from={}", from);
+    return 0;
+  }
+  const bool on_postgres = !flags.store_url.empty();
+  if (on_postgres) {
+    if (app.get_option("--data-dir")->count() > 0) {
+      spdlog::error(
+          "event=bad_flag flag=store error=\"--store and --data-dir both given: --data-dir "
+          "selects SQLite, --store selects PostgreSQL; give one of them\"");
+      return 2;
+    }
+    if (!flags.store_url.starts_with("postgresql://") &&
+        !flags.store_url.starts_with("postgres://")) {
+      spdlog::error("event=bad_flag flag=store error=\"not a postgresql:// URL\"");
+      return 2;
+    }
+    if (!flags.backup_file.empty()) {
+      spdlog::error(
+          "event=bad_flag flag=backup error=\"--backup copies a SQLite database; on "
+          "PostgreSQL use pg_dump (docs/operations.md)\"");
+      return 2;
+    }
+  }
   const std::string db_path = (std::filesystem::path(flags.data_dir) / "castra.db").string();
   if (!flags.backup_file.empty()) {
     // A separate process with its own read-only connection: the server keeps running.
@@ -272,26 +319,55 @@ int main(int argc, char** argv) {
   }
 
   std::error_code fs_error;
-  std::filesystem::create_directories(flags.data_dir, fs_error);
-  if (fs_error) {
-    spdlog::error("event=data_dir_failed dir={} error=\"{}\"", flags.data_dir, fs_error.message());
-    return 2;
+  // Exactly one of the two is opened; `store` and `make_stores` are the one opened.
+  std::unique_ptr<castra::store::SqliteMatchStore> sqlite;
+  std::unique_ptr<castra::postgres::PgMatchStore> postgresql;
+  castra::store::MatchStore* store = nullptr;
+  castra::server::MakeStores make_stores;
+  if (on_postgres) {
+    castra::postgres::PgStoreOptions options;
+    options.url = flags.store_url;
+    // A match is rated in the transaction that records its end (docs/ratings.md).
+    options.on_finished = castra::postgres::rate_finished_match;
+    if (const castra::store::Status s = castra::postgres::PgMatchStore::open(options, &postgresql);
+        !s.ok()) {
+      spdlog::error("event=database_failed store=postgresql error=\"{}\"", s.message);
+      return 2;
+    }
+    // The URL may hold a password: only the fact is logged.
+    spdlog::info("event=database_ready store=postgresql schema_version={}",
+                 postgresql->schema_version());
+    store = postgresql.get();
+    make_stores = [&postgresql](castra::server::Stores::Post post) {
+      return std::make_unique<castra::server::PgStores>(*postgresql, std::move(post));
+    };
+  } else {
+    std::filesystem::create_directories(flags.data_dir, fs_error);
+    if (fs_error) {
+      spdlog::error("event=data_dir_failed dir={} error=\"{}\"", flags.data_dir,
+                    fs_error.message());
+      return 2;
+    }
+    castra::store::StoreOptions store_options;
+    store_options.database.path = db_path;
+    // A match is rated in the transaction that records its end (docs/ratings.md).
+    store_options.on_finished = castra::ratings::rate_finished_match;
+    store_options.database.durability = flags.durability == "normal"
+                                            ? castra::store::Durability::kNormal
+                                            : castra::store::Durability::kFull;
+    if (const castra::store::Status s =
+            castra::store::SqliteMatchStore::open(store_options, &sqlite);
+        !s.ok()) {
+      spdlog::error("event=database_failed error=\"{}\"", s.message);
+      return 2;
+    }
+    spdlog::info("event=database_ready path={} schema_version={} durability={}", db_path,
+                 sqlite->schema_version(), flags.durability);
+    store = sqlite.get();
+    make_stores = [&sqlite](castra::server::Stores::Post post) {
+      return std::make_unique<castra::server::SqliteStores>(*sqlite, std::move(post));
+    };
   }
-  castra::store::StoreOptions store_options;
-  store_options.database.path = db_path;
-  // A match is rated in the transaction that records its end (docs/ratings.md).
-  store_options.on_finished = castra::ratings::rate_finished_match;
-  store_options.database.durability = flags.durability == "normal"
-                                          ? castra::store::Durability::kNormal
-                                          : castra::store::Durability::kFull;
-  std::unique_ptr<castra::store::SqliteMatchStore> store;
-  if (const castra::store::Status s = castra::store::SqliteMatchStore::open(store_options, &store);
-      !s.ok()) {
-    spdlog::error("event=database_failed error=\"{}\"", s.message);
-    return 2;
-  }
-  spdlog::info("event=database_ready path={} schema_version={} durability={}", db_path,
-               store->schema_version(), flags.durability);
 
   if (!flags.no_admin_socket) flags.app.net.admin_socket = admin_socket_path(flags);
   int code = 0;
@@ -310,7 +386,7 @@ int main(int argc, char** argv) {
     // log does not replay stays closed (logged), never a crash.
     play.recover();
     castra::server::ServerApp application(
-        flags.app, *store, castra::lobby::Scenarios::load(flags.scenarios_dir), play, clock,
+        flags.app, make_stores, castra::lobby::Scenarios::load(flags.scenarios_dir), play, clock,
         castra::campaign_server::Definitions::load(flags.scenarios_dir));
     // Deadlines: every match and campaign is looked at a few times a second.
     std::atomic<bool> ticking{true};
@@ -343,6 +419,7 @@ int main(int argc, char** argv) {
   if (const castra::store::Status s = store->flush(); !s.ok()) {
     spdlog::error("event=store_flush_failed error=\"{}\"", s.message);
   }
-  store.reset();
+  sqlite.reset();
+  postgresql.reset();
   return code;
 }

@@ -6,6 +6,7 @@
 
 #include "proto/castra/v1/protocol.pb.h"
 #include "server/app/requests.hpp"
+#include "server/app/sqlite_stores.hpp"
 #include "server/dispatch/reply.hpp"
 #include "server/web/web_assets.hpp"
 
@@ -30,26 +31,30 @@ std::vector<std::string> error_names() {
 ServerApp::ServerApp(AppOptions options, store::SqliteMatchStore& store, lobby::Scenarios scenarios,
                      runtime::Runtime& play, const Clock& clock,
                      campaign_server::Definitions campaigns)
+    : ServerApp(
+          std::move(options),
+          [&store](Stores::Post post) { return std::make_unique<SqliteStores>(store, post); },
+          std::move(scenarios), play, clock, std::move(campaigns)) {}
+
+ServerApp::ServerApp(AppOptions options, MakeStores make_stores, lobby::Scenarios scenarios,
+                     runtime::Runtime& play, const Clock& clock,
+                     campaign_server::Definitions campaigns)
     : options_(std::move(options)),
-      matches_(store),
       clock_(clock),
       metrics_(dispatch::metric_kinds(), error_names()),
       scenarios_(std::move(scenarios)),
       play_(play),
       service_(std::make_shared<TaskQueue>("service", 1, options_.service_queue)),
-      sql_(store, to_service()),
-      account_store_(sql_),
-      chat_store_(sql_),
-      notification_targets_(sql_),
-      definitions_(std::move(campaigns)),
-      campaign_store_(sql_) {
+      stores_(make_stores(to_service())),
+      definitions_(std::move(campaigns)) {
   notifier_ =
-      std::make_unique<notify::Notifier>(options_.notify, notification_targets_, clock_, &metrics_);
+      std::make_unique<notify::Notifier>(options_.notify, stores_->targets(), clock_, &metrics_);
   hash_pool_ = std::make_unique<TaskQueue>("hash", options_.hash_threads, options_.hash_queue);
-  accounts_ = std::make_unique<accounts::Accounts>(account_store_, *hash_pool_, to_service(),
+  accounts_ = std::make_unique<accounts::Accounts>(stores_->accounts(), *hash_pool_, to_service(),
                                                    clock_, options_.accounts, &metrics_);
-  lobby_ = std::make_unique<lobby::Lobby>(matches_, scenarios_, chat_store_, play_, sql_,
-                                          to_service(), clock_, options_.lobby, &metrics_);
+  lobby_ = std::make_unique<lobby::Lobby>(stores_->matches(), scenarios_, stores_->chat(), play_,
+                                          stores_->counts(), to_service(), clock_, options_.lobby,
+                                          &metrics_);
   campaign_server::CampaignHooks hooks;
   hooks.changed = [this](const v1::StoredCampaign& c) { handlers_->on_campaign_changed(c); };
   hooks.battle_started = [this](const store::MatchRow& row) { handlers_->on_battle_started(row); };
@@ -59,11 +64,11 @@ ServerApp::ServerApp(AppOptions options, store::SqliteMatchStore& store, lobby::
         notify::Reminder{r.account, r.kind, r.subject, r.text, r.campaign_id, r.deadline_ms});
   };
   campaigns_ = std::make_unique<campaign_server::Campaigns>(
-      campaign_store_, definitions_, play_, to_service(), clock_,
+      stores_->campaigns(), definitions_, play_, to_service(), clock_,
       campaign_server::CampaignOptions{}, std::move(hooks));
   handlers_ = std::make_unique<dispatch::Handlers>(dispatch::Services{
       clients_, *accounts_, *lobby_, scenarios_, metrics_, options_.net, clock_,
-      options_.server_name, &play_, campaigns_.get(), &notification_targets_, &sql_});
+      options_.server_name, &play_, campaigns_.get(), &stores_->targets(), &stores_->players()});
   dispatcher_ = std::make_unique<dispatch::Dispatcher>(clients_, *this, *handlers_, &metrics_);
   admin_ = std::make_unique<admin::AdminCommands>(clients_, *accounts_, *lobby_, *handlers_,
                                                   *notifier_, clock_);
@@ -79,7 +84,7 @@ ServerApp::ServerApp(AppOptions options, store::SqliteMatchStore& store, lobby::
   });
   recovered.get_future().wait();
   service_->post([this] {
-    account_store_.delete_expired_sessions(clock_.now_ms(), [](store::Status s) {
+    stores_->accounts().delete_expired_sessions(clock_.now_ms(), [](store::Status s) {
       if (!s.ok()) spdlog::warn("event=expired_sessions_kept error=\"{}\"", s.message);
     });
     lobby_->refresh_counts();
@@ -207,7 +212,7 @@ void ServerApp::on_stopped() {
   play_.set_listener(nullptr);
   hash_pool_->stop();
   service_->stop();
-  if (const store::Status s = matches_.flush(); !s.ok()) {
+  if (const store::Status s = stores_->matches().flush(); !s.ok()) {
     spdlog::error("event=store_flush_failed error=\"{}\"", s.message);
   }
   spdlog::info("event=application_stopped");

@@ -15,6 +15,7 @@
 #include "server/accounts/account_store.hpp"
 #include "server/accounts/accounts.hpp"
 #include "server/admin/admin_commands.hpp"
+#include "server/app/stores.hpp"
 #include "server/base/clock.hpp"
 #include "server/base/metrics.hpp"
 #include "server/base/task_queue.hpp"
@@ -31,7 +32,6 @@
 #include "server/notify/notifier.hpp"
 #include "server/notify/target_store.hpp"
 #include "server/runtime/runtime.hpp"
-#include "server/store/sql_access.hpp"
 #include "server/store/sqlite_match_store.hpp"
 
 namespace castra::server {
@@ -54,6 +54,10 @@ class ServerApp final : public net::Application, public dispatch::MatchLookup {
   // `campaigns` are the definitions it offers; its campaigns are recovered here (the runtime's
   // matches must have been recovered first).
   ServerApp(AppOptions options, store::SqliteMatchStore& store, lobby::Scenarios scenarios,
+            runtime::Runtime& play, const Clock& clock,
+            campaign_server::Definitions campaigns = {});
+  // The same over any database: `make_stores` builds every store (app/stores.hpp).
+  ServerApp(AppOptions options, MakeStores make_stores, lobby::Scenarios scenarios,
             runtime::Runtime& play, const Clock& clock,
             campaign_server::Definitions campaigns = {});
   ~ServerApp() override;
@@ -87,7 +91,6 @@ class ServerApp final : public net::Application, public dispatch::MatchLookup {
 
   AppOptions options_;
   std::atomic<bool> stopping_{false};
-  store::SqliteMatchStore& matches_;
   const Clock& clock_;
   Metrics metrics_;
   lobby::Scenarios scenarios_;
@@ -95,14 +98,10 @@ class ServerApp final : public net::Application, public dispatch::MatchLookup {
   // ~ServerApp stops both queues first: their tasks use everything below. Shared so that a
   // late answer can tell it is gone (to_service).
   std::shared_ptr<TaskQueue> service_;
-  store::StoreSqlAccess sql_;
-  accounts::AccountStore account_store_;
-  lobby::ChatStore chat_store_;
-  notify::TargetStore notification_targets_;
-  // Stopped first: its worker reads notification_targets_ through sql_.
+  std::unique_ptr<Stores> stores_;
+  // Stopped first: its worker reads the notification targets.
   std::unique_ptr<notify::Notifier> notifier_;
   campaign_server::Definitions definitions_;
-  campaign_server::CampaignStore campaign_store_;
   std::unique_ptr<campaign_server::Campaigns> campaigns_;
   std::unique_ptr<TaskQueue> hash_pool_;
   std::unique_ptr<accounts::Accounts> accounts_;

@@ -17,6 +17,7 @@
 #include "server/lobby/lobby.hpp"
 #include "server/net/network.hpp"
 #include "server/notify/target_store.hpp"
+#include "server/ratings/player_record.hpp"
 #include "server/runtime/runtime.hpp"
 
 namespace castra::dispatch {
@@ -33,7 +34,7 @@ struct Services {
   runtime::Runtime* play = nullptr;  // the match runtime; null in the lobby-only mode
   campaign_server::Campaigns* campaigns = nullptr;
   notify::TargetStore* notification_targets = nullptr;  // SetNotifications' store
-  store::SqlAccess* sql = nullptr;  // GetPlayer's reads (ratings, finished matches)
+  ratings::PlayerRecords* players = nullptr;  // GetPlayer's reads (ratings, finished matches)
 };
 
 class Handlers {

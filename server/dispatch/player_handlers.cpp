@@ -40,12 +40,8 @@ void Handlers::get_player(Call& call) {
   std::optional<ratings::PlayerAccount> account;
   std::vector<ratings::FinishedMatch> matches;
   std::vector<ratings::StoredRating> stored;
-  const store::Status read = s_.sql->read([&](store::Db& db) {
-    store::Status s = ratings::find_account(db, accounts::name_key(r.name()), &account);
-    if (s.ok() && account) s = ratings::finished_matches_of(db, account->id, &matches);
-    if (s.ok() && account) s = ratings::ratings_of(db, account->id, &stored);
-    return s;
-  });
+  const store::Status read =
+      s_.players->page(accounts::name_key(r.name()), &account, &matches, &stored);
   if (!read.ok()) {
     return call.reply.fail(fail(v1::ERROR_INTERNAL, "the server could not read this; try again"));
   }

@@ -1,6 +1,6 @@
-// ChatStore: match chat lines and mutes (migrations/0005_chat.sql), written through the
-// store's one writer (each write's `done` after its commit, on the caller's thread) and read
-// on its read connection (synchronous). Service thread only.
+// ChatStore: the interface to match chat lines and mutes, whichever database holds them
+// (SQLite: sqlite_chat_store.hpp; PostgreSQL: server/store/postgres/). Each write's `done`
+// runs after its commit, on the caller's thread; reads are synchronous. Service thread only.
 #pragma once
 
 #include <cstdint>
@@ -10,8 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "server/store/sql_access.hpp"
-#include "server/store/sqlite.hpp"
+#include "server/store/status.hpp"
 
 namespace castra::lobby {
 
@@ -29,23 +28,21 @@ struct ChatLine {
 
 class ChatStore {
  public:
-  using Done = store::SqlAccess::Done;
-  explicit ChatStore(store::SqlAccess& sql) : sql_(sql) {}
+  using Done = std::function<void(store::Status)>;
+  virtual ~ChatStore() = default;
   // Stores the line; `done` gets it with its id after the commit.
-  void add(ChatLine line, std::function<void(store::Status, ChatLine)> done);
+  virtual void add(ChatLine line, std::function<void(store::Status, ChatLine)> done) = 0;
   // Lines before `before_id` (0: the newest), oldest first, at most `limit`.
-  std::vector<ChatLine> history(const std::string& match_id, Channel channel,
-                                std::int64_t before_id, int limit, store::Status* status);
-  void mute(const std::string& match_id, std::int64_t account_id, const std::string& muted_key,
-            Done done);
-  void unmute(const std::string& match_id, std::int64_t account_id, const std::string& muted_key,
-              Done done);
+  virtual std::vector<ChatLine> history(const std::string& match_id, Channel channel,
+                                        std::int64_t before_id, int limit,
+                                        store::Status* status) = 0;
+  virtual void mute(const std::string& match_id, std::int64_t account_id,
+                    const std::string& muted_key, Done done) = 0;
+  virtual void unmute(const std::string& match_id, std::int64_t account_id,
+                      const std::string& muted_key, Done done) = 0;
   // The name keys `account_id` has muted in `match_id`.
-  std::set<std::string> mutes(const std::string& match_id, std::int64_t account_id,
-                              store::Status* status);
-
- private:
-  store::SqlAccess& sql_;
+  virtual std::set<std::string> mutes(const std::string& match_id, std::int64_t account_id,
+                                      store::Status* status) = 0;
 };
 
 }  // namespace castra::lobby

@@ -4,6 +4,7 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <array>
 
 #include "common/match/crypto.hpp"
 #include "common/match/fair_dice.hpp"
@@ -116,13 +117,13 @@ Result<castra::v1::MatchSettings> normalized_settings(castra::v1::MatchSettings 
 }
 
 Lobby::Lobby(store::MatchStore& matches, const Scenarios& scenarios, ChatStore& chat,
-             runtime::Runtime& runtime, store::SqlAccess& sql, Post to_service,
+             runtime::Runtime& runtime, store::MatchCounts& counts, Post to_service,
              const server::Clock& clock, LobbyOptions options, server::Metrics* metrics)
     : matches_(matches),
       scenarios_(scenarios),
       chat_(chat),
       runtime_(runtime),
-      sql_(sql),
+      counts_(counts),
       to_service_(std::move(to_service)),
       clock_(clock),
       options_(options),
@@ -143,15 +144,7 @@ std::string computer_name(castra::v1::ComputerStrength strength) {
 std::optional<Failure> Lobby::open_limit(std::int64_t account) {
   // A count, not the rows: rows carry their scenario.
   std::int64_t open = 0;
-  const store::Status counted = sql_.read([&](store::Db& db) {
-    store::Status st;
-    store::Statement q =
-        db.prepare("SELECT count(*) FROM matches WHERE creator = ? AND status = 'open'", &st);
-    if (!st.ok()) return st;
-    q.bind(1, account);
-    if (q.step(&st)) open = q.column_int(0);
-    return st;
-  });
+  const store::Status counted = counts_.open_created_by(account, &open);
   if (!counted.ok()) return storage_failure(counted, "count_open");
   if (open < options_.max_open_matches_per_account) return std::nullopt;
   return fail(v1::ERROR_TOO_MANY_MATCHES,
@@ -416,22 +409,12 @@ bool Lobby::muted(const std::string& match_id, std::int64_t player, const std::s
 
 void Lobby::refresh_counts() {
   if (metrics_ == nullptr) return;
-  std::int64_t open = 0, live = 0, finished = 0, closed = 0;
-  const store::Status s = sql_.read([&](store::Db& db) {
-    store::Status st;
-    store::Statement q = db.prepare("SELECT status, count(*) FROM matches GROUP BY status", &st);
-    if (!st.ok()) return st;
-    while (q.step(&st)) {
-      const auto status = store::status_from_name(q.column_text(0));
-      const std::int64_t n = q.column_int(1);
-      if (status == MatchStatus::kOpen) open = n;
-      if (status == MatchStatus::kLive) live = n;
-      if (status == MatchStatus::kFinished) finished = n;
-      if (status == MatchStatus::kClosed) closed = n;
-    }
-    return st;
-  });
-  if (s.ok()) metrics_->set_matches(open, live, finished, closed);
+  std::array<std::int64_t, 4> n{};
+  const auto at = [&](MatchStatus status) { return n[static_cast<std::size_t>(status)]; };
+  if (counts_.by_status(&n).ok()) {
+    metrics_->set_matches(at(MatchStatus::kOpen), at(MatchStatus::kLive),
+                          at(MatchStatus::kFinished), at(MatchStatus::kClosed));
+  }
 }
 
 }  // namespace castra::lobby

@@ -24,7 +24,6 @@
 #include "server/lobby/scenarios.hpp"
 #include "server/runtime/runtime.hpp"
 #include "server/store/match_store.hpp"
-#include "server/store/sql_access.hpp"
 
 namespace castra::lobby {
 
@@ -58,7 +57,7 @@ bool well_formed_match_id(const std::string& id);
 class Lobby {
  public:
   Lobby(store::MatchStore& matches, const Scenarios& scenarios, ChatStore& chat,
-        runtime::Runtime& runtime, store::SqlAccess& sql, Post to_service,
+        runtime::Runtime& runtime, store::MatchCounts& counts, Post to_service,
         const server::Clock& clock, LobbyOptions options, server::Metrics* metrics);
 
   template <class T>
@@ -116,7 +115,7 @@ class Lobby {
   const Scenarios& scenarios_;
   ChatStore& chat_;
   runtime::Runtime& runtime_;
-  store::SqlAccess& sql_;
+  store::MatchCounts& counts_;
   Post to_service_;
   const server::Clock& clock_;
   LobbyOptions options_;

@@ -55,4 +55,16 @@ store::Status finished_matches_of(store::Db& db, std::int64_t account,
   return s;
 }
 
+store::Status SqlitePlayerRecords::page(const std::string& name_key,
+                                        std::optional<PlayerAccount>* account,
+                                        std::vector<FinishedMatch>* matches,
+                                        std::vector<StoredRating>* ratings) {
+  return sql_.read([&](store::Db& db) {
+    store::Status s = find_account(db, name_key, account);
+    if (s.ok() && *account) s = finished_matches_of(db, (*account)->id, matches);
+    if (s.ok() && *account) s = ratings_of(db, (*account)->id, ratings);
+    return s;
+  });
+}
+
 }  // namespace castra::ratings

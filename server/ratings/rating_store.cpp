@@ -46,7 +46,8 @@ store::Status save(store::Db& db, std::int64_t account, const std::string& rules
   return q->run();
 }
 
-// Side A's score: 1 a win, 0.5 a draw, 0 a loss.
+}  // namespace
+
 std::optional<double> score_a(const store::MatchRow& row) {
   v1::Outcome outcome;
   if (!row.outcome || !outcome.ParseFromString(*row.outcome)) return std::nullopt;
@@ -61,8 +62,6 @@ std::optional<double> score_a(const store::MatchRow& row) {
       return std::nullopt;
   }
 }
-
-}  // namespace
 
 bool rated(const store::MatchRow& row) {
   v1::MatchSettings settings;

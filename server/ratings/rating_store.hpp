@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,8 @@ namespace castra::ratings {
 // Whether a finished match counts: both seats held by people (never the computer), and an
 // outcome.
 bool rated(const store::MatchRow& row);
+// Side A's score in a finished match: 1 a win, 0.5 a draw, 0 a loss; nullopt without an outcome.
+std::optional<double> score_a(const store::MatchRow& row);
 
 // Rates `row` (a finished match) unless it is unrated or already rated: both players' new
 // ratings and the match's row in rated_matches. A store::FinishedHook.

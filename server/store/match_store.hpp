@@ -1,11 +1,13 @@
 // MatchStore: the narrow interface through which the server keeps matches durable
-// (design section 6). Blobs are protobuf bytes the store never parses. One implementation,
-// SQLite (sqlite_match_store.hpp); tests run it on ":memory:" and on real files.
+// (design section 6). Blobs are protobuf bytes the store never parses. Two implementations:
+// SQLite (sqlite_match_store.hpp) and PostgreSQL (server/postgres/pg_match_store.hpp), held to
+// one typed suite (StoreConformance.*, on ":memory:", a file and a private PostgreSQL).
 // Threading: append() may be called from any thread but the store's writer thread; its
 // callback runs on that writer thread after the commit. Every other call is synchronous and
 // thread-safe. I/O errors come back as a Status, "not found" as an empty optional.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -13,7 +15,7 @@
 #include <string_view>
 #include <vector>
 
-#include "server/store/sqlite.hpp"
+#include "server/store/status.hpp"
 
 namespace castra::store {
 
@@ -135,6 +137,18 @@ class MatchStore {
                           std::vector<LogRow>* rows) = 0;
   // For play (the dice) and the reveal at the end only: never sent before then.
   virtual Status secrets(const std::string& match_id, std::optional<Secrets>* secrets) = 0;
+};
+
+// The lobby's counts over the stored matches: its limit on open matches per account and the
+// metrics' totals. Beside MatchStore, not in it, because the runtime never counts. Reads only,
+// any thread.
+class MatchCounts {
+ public:
+  virtual ~MatchCounts() = default;
+  // How many open matches `account` created.
+  virtual Status open_created_by(std::int64_t account, std::int64_t* count) = 0;
+  // How many matches are in each status, indexed by MatchStatus.
+  virtual Status by_status(std::array<std::int64_t, 4>* counts) = 0;
 };
 
 }  // namespace castra::store

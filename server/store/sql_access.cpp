@@ -1,16 +1,6 @@
 #include "server/store/sql_access.hpp"
 
-#include <sqlite3.h>
-
 namespace castra::store {
-
-Status queue_full() {
-  return Status{SQLITE_BUSY, "the store's writer queue is full"};
-}
-
-bool is_queue_full(const Status& status) {
-  return status.code == SQLITE_BUSY;
-}
 
 void StoreSqlAccess::write(Work work, Done done) {
   auto back = [post = post_, done](Status s) { post([done, s = std::move(s)] { done(s); }); };

@@ -28,11 +28,6 @@ class SqlAccess {
   virtual Status read(const Work& work) = 0;
 };
 
-// The outcome of a write the writer's full queue refused (nothing was written): overload, to
-// be answered "busy, retry", never a storage failure.
-Status queue_full();
-bool is_queue_full(const Status& status);
-
 // Through a SqliteMatchStore's writer and read connection; `post` takes `done` back to the
 // caller's thread (the service queue's post).
 class StoreSqlAccess final : public SqlAccess {

@@ -11,18 +11,12 @@
 #include <string_view>
 #include <unordered_map>
 
+#include "server/store/status.hpp"
+
 struct sqlite3;
 struct sqlite3_stmt;
 
 namespace castra::store {
-
-// The outcome of a SQLite call: ok, or the SQLite code and its message.
-struct Status {
-  int code = 0;  // SQLITE_OK
-  std::string message;
-  bool ok() const { return code == 0; }
-  static Status success() { return {}; }
-};
 
 class Statement;
 class Lease;

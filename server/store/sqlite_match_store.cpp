@@ -469,4 +469,27 @@ Status SqliteMatchStore::secrets(const std::string& match_id, std::optional<Secr
   });
 }
 
+Status SqliteMatchStore::open_created_by(std::int64_t account, std::int64_t* count) {
+  *count = 0;
+  return read([&](Db& db) {
+    return query(
+        db, "SELECT count(*) FROM matches WHERE creator = ?1 AND status = 'open'",
+        [&](Statement& q) { q.bind(1, account); },
+        [&](const Statement& q) { *count = q.column_int(0); });
+  });
+}
+
+Status SqliteMatchStore::by_status(std::array<std::int64_t, 4>* counts) {
+  counts->fill(0);
+  return read([&](Db& db) {
+    return query(
+        db, "SELECT status, count(*) FROM matches GROUP BY status", [](Statement&) {},
+        [&](const Statement& q) {
+          if (const auto status = status_from_name(q.column_text(0))) {
+            (*counts)[static_cast<std::size_t>(*status)] = q.column_int(1);
+          }
+        });
+  });
+}
+
 }  // namespace castra::store

@@ -26,7 +26,7 @@ struct StoreOptions {
   FinishedHook on_finished;  // empty: nothing more is written at a match's end
 };
 
-class SqliteMatchStore final : public MatchStore {
+class SqliteMatchStore final : public MatchStore, public MatchCounts {
  public:
   // Opens the database (applying migrations, refusing a damaged or newer one) and starts the
   // writer. On failure `*store` is left empty and the Status says why.
@@ -50,6 +50,9 @@ class SqliteMatchStore final : public MatchStore {
   Status log_from(const std::string& match_id, std::uint32_t entry_index,
                   std::vector<LogRow>* rows) override;
   Status secrets(const std::string& match_id, std::optional<Secrets>* secrets) override;
+
+  Status open_created_by(std::int64_t account, std::int64_t* count) override;
+  Status by_status(std::array<std::int64_t, 4>* counts) override;
 
   // The database's one writer, for the server's other tables (accounts, sessions, chat), so
   // that every write in the process goes through it.

@@ -4,7 +4,7 @@
 // migration applied.
 #include <gtest/gtest.h>
 
-#include "server/notify/target_store.hpp"
+#include "server/notify/sqlite_target_store.hpp"
 #include "server/notify/targets.hpp"
 #include "server/store/database.hpp"
 
@@ -78,7 +78,8 @@ struct MemoryDb {
   }
   store::Status set(std::int64_t account, const Targets& targets, std::int64_t now_ms) {
     store::Status out{-1, "not called"};
-    notify::TargetStore(*sql).set(account, targets, now_ms, [&](store::Status s) { out = s; });
+    notify::SqliteTargetStore(*sql).set(account, targets, now_ms,
+                                        [&](store::Status s) { out = s; });
     return out;
   }
   std::int64_t query(const char* sql_text) {
@@ -94,7 +95,7 @@ struct MemoryDb {
 
 TEST(NotifyTargets, StoringReplacesThemAndBothEmptyRemovesTheRow) {
   MemoryDb m;
-  notify::TargetStore targets(*m.sql);
+  notify::SqliteTargetStore targets(*m.sql);
   store::Status s;
   EXPECT_EQ(targets.find(7, &s), (Targets{}));
   EXPECT_TRUE(s.ok());

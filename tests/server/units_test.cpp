@@ -14,9 +14,11 @@
 #include "common/match/fair_dice.hpp"
 #include "proto/castra/v1/protocol.pb.h"
 #include "server/accounts/accounts.hpp"
+#include "server/accounts/sqlite_account_store.hpp"
 #include "server/base/task_queue.hpp"
 #include "server/dispatch/dispatcher.hpp"
 #include "server/lobby/lobby.hpp"
+#include "server/lobby/sqlite_chat_store.hpp"
 #include "server/net/forwarded.hpp"
 #include "server/net/rate_limiter.hpp"
 #include "server/runtime/runtime.hpp"
@@ -153,7 +155,7 @@ class WithDatabase : public ::testing::Test {
 using AccountsTest = WithDatabase;
 
 TEST_F(AccountsTest, LockoutAfterRepeatedFailuresThenTheRightPasswordWaits) {
-  accounts::AccountStore store(*sql_);
+  accounts::SqliteAccountStore store(*sql_);
   server::TaskQueue pool("hash", 1, 8);
   accounts::AccountOptions options;
   options.cost = accounts::minimum_cost();
@@ -174,7 +176,7 @@ TEST_F(AccountsTest, LockoutAfterRepeatedFailuresThenTheRightPasswordWaits) {
 }
 
 TEST_F(AccountsTest, TokensAreStoredOnlyAsHashesAndResumeASession) {
-  accounts::AccountStore store(*sql_);
+  accounts::SqliteAccountStore store(*sql_);
   server::TaskQueue pool("hash", 1, 8);
   accounts::AccountOptions options;
   options.cost = accounts::minimum_cost();
@@ -214,7 +216,7 @@ TEST_F(AccountsTest, TokensAreStoredOnlyAsHashesAndResumeASession) {
 // A refused task is destroyed with what it captured; the refusal must still be answered
 // (it once called a moved-from callback and crashed the server under a burst of sign-ins).
 TEST_F(AccountsTest, AFullHashingQueueAnswersBusyToRegisterLoginAndChangePassword) {
-  accounts::AccountStore store(*sql_);
+  accounts::SqliteAccountStore store(*sql_);
   server::TaskQueue roomy("hash", 1, 8);
   accounts::AccountOptions options;
   options.cost = accounts::minimum_cost();
@@ -242,10 +244,11 @@ using LobbyTest = WithDatabase;
 
 TEST_F(LobbyTest, CreationStoresASeedThatMatchesThePublishedCommitment) {
   lobby::Scenarios scenarios = lobby::Scenarios::load(CASTRA_SOURCE_DIR "/tests/data/scenarios");
-  lobby::ChatStore chat(*sql_);
+  lobby::SqliteChatStore chat(*sql_);
   runtime::Runtime runtime(*matches_, clock_, strands_);
-  lobby::Lobby lobby(*matches_, scenarios, chat, runtime, *sql_, to_service(), clock_, {}, nullptr);
-  accounts::AccountStore accounts(*sql_);
+  lobby::Lobby lobby(*matches_, scenarios, chat, runtime, *matches_, to_service(), clock_, {},
+                     nullptr);
+  accounts::SqliteAccountStore accounts(*sql_);
   const auto creator = insert_account(accounts, "gina");
   ASSERT_NE(creator, 0);
   auto create = [&](const std::string& scenario, const v1::MatchSettings& settings) {
@@ -273,10 +276,11 @@ TEST_F(LobbyTest, CreationStoresASeedThatMatchesThePublishedCommitment) {
 
 TEST_F(LobbyTest, MyMatchesListThoseWhereItIsMyMoveFirst) {
   lobby::Scenarios scenarios = lobby::Scenarios::load(CASTRA_SOURCE_DIR "/tests/data/scenarios");
-  lobby::ChatStore chat(*sql_);
+  lobby::SqliteChatStore chat(*sql_);
   runtime::Runtime runtime(*matches_, clock_, strands_);
-  lobby::Lobby lobby(*matches_, scenarios, chat, runtime, *sql_, to_service(), clock_, {}, nullptr);
-  accounts::AccountStore accounts(*sql_);
+  lobby::Lobby lobby(*matches_, scenarios, chat, runtime, *matches_, to_service(), clock_, {},
+                     nullptr);
+  accounts::SqliteAccountStore accounts(*sql_);
   const auto me = insert_account(accounts, "hal");
   std::vector<std::string> ids;
   for (int i = 0; i < 3; ++i) {

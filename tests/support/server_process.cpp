@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -37,13 +38,15 @@ ServerProcess::ServerProcess(std::vector<std::string> extra, std::string data_di
   const std::string port_file = data_dir_ + "/port";
   fs::remove(port_file);
   log_path_ = data_dir_ + "/server.log";
-  std::vector<std::string> args = {binary_dir() + "/server/castra-server",
-                                   "--port",
-                                   "0",
-                                   "--data-dir",
-                                   data_dir_,
-                                   "--port-file",
-                                   port_file};
+  std::vector<std::string> args = {binary_dir() + "/server/castra-server", "--port", "0",
+                                   "--port-file", port_file};
+  // On PostgreSQL (--store) the directory holds only the port file, the log and the admin
+  // socket: --data-dir would select SQLite, and the server refuses both.
+  if (std::find(extra.begin(), extra.end(), "--store") == extra.end()) {
+    args.insert(args.end(), {"--data-dir", data_dir_});
+  } else {
+    args.insert(args.end(), {"--admin-socket", data_dir_ + "/admin.sock"});
+  }
   args.insert(args.end(), extra.begin(), extra.end());
 
   pid_ = fork();

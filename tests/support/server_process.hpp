@@ -21,7 +21,8 @@ std::string make_temp_dir(const std::string& prefix);
 class ServerProcess {
  public:
   // Starts castra-server with `--port 0 --data-dir <dir>` plus `extra` flags, and waits
-  // until it listens. `data_dir` empty: a fresh temporary one.
+  // until it listens. `data_dir` empty: a fresh temporary one. With `--store` in `extra` the
+  // server keeps its data in PostgreSQL and `dir` holds only its port file, log and socket.
   explicit ServerProcess(std::vector<std::string> extra = {}, std::string data_dir = "");
   ~ServerProcess();  // SIGKILL if still running
   ServerProcess(const ServerProcess&) = delete;

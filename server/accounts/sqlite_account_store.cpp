@@ -1,4 +1,4 @@
-#include "server/accounts/account_store.hpp"
+#include "server/accounts/sqlite_account_store.hpp"
 
 #include <memory>
 
@@ -24,8 +24,9 @@ store::Status run(store::Db& db, const char* sql,
 
 }  // namespace
 
-std::optional<Account> AccountStore::find_where(const char* where, std::int64_t id,
-                                                const std::string& key, store::Status* status) {
+std::optional<Account> SqliteAccountStore::find_where(const char* where, std::int64_t id,
+                                                      const std::string& key,
+                                                      store::Status* status) {
   std::optional<Account> out;
   *status = sql_.read([&](store::Db& db) {
     store::Status s;
@@ -53,17 +54,18 @@ std::optional<Account> AccountStore::find_where(const char* where, std::int64_t 
   return out;
 }
 
-std::optional<Account> AccountStore::find_by_name(const std::string& name, store::Status* status) {
+std::optional<Account> SqliteAccountStore::find_by_name(const std::string& name,
+                                                        store::Status* status) {
   return find_where("name_key = ?", 0, name_key(name), status);
 }
 
-std::optional<Account> AccountStore::find_by_id(std::int64_t id, store::Status* status) {
+std::optional<Account> SqliteAccountStore::find_by_id(std::int64_t id, store::Status* status) {
   return find_where("id = ?", id, "", status);
 }
 
-void AccountStore::insert(const std::string& name, const std::string& password_hash,
-                          std::int64_t now_ms,
-                          std::function<void(store::Status, std::optional<std::int64_t>)> done) {
+void SqliteAccountStore::insert(
+    const std::string& name, const std::string& password_hash, std::int64_t now_ms,
+    std::function<void(store::Status, std::optional<std::int64_t>)> done) {
   // Filled on the writer thread, read by `done` after the commit.
   auto id = std::make_shared<std::optional<std::int64_t>>();
   sql_.write(
@@ -82,8 +84,8 @@ void AccountStore::insert(const std::string& name, const std::string& password_h
       [id, done = std::move(done)](store::Status s) { done(s, s.ok() ? *id : std::nullopt); });
 }
 
-void AccountStore::record_failure(std::int64_t id, int max_failures, std::int64_t lock_ms,
-                                  std::int64_t now_ms, Done done) {
+void SqliteAccountStore::record_failure(std::int64_t id, int max_failures, std::int64_t lock_ms,
+                                        std::int64_t now_ms, Done done) {
   sql_.write(
       [=](store::Db& db) {
         return run(db,
@@ -101,8 +103,8 @@ void AccountStore::record_failure(std::int64_t id, int max_failures, std::int64_
       std::move(done));
 }
 
-void AccountStore::set_password(std::int64_t id, const std::string& password_hash,
-                                const std::string& keep, Done done) {
+void SqliteAccountStore::set_password(std::int64_t id, const std::string& password_hash,
+                                      const std::string& keep, Done done) {
   sql_.write(
       [id, password_hash, keep](store::Db& db) {
         store::Status s = run(db, "UPDATE accounts SET password_hash = ? WHERE id = ?",
@@ -114,7 +116,8 @@ void AccountStore::set_password(std::int64_t id, const std::string& password_has
       std::move(done));
 }
 
-void AccountStore::set_banned(std::int64_t id, bool banned, const std::string& reason, Done done) {
+void SqliteAccountStore::set_banned(std::int64_t id, bool banned, const std::string& reason,
+                                    Done done) {
   sql_.write(
       [id, banned, reason](store::Db& db) {
         store::Status s =
@@ -129,8 +132,8 @@ void AccountStore::set_banned(std::int64_t id, bool banned, const std::string& r
       std::move(done));
 }
 
-void AccountStore::create_session(const SessionRow& row, bool after_login,
-                                  const std::optional<std::string>& rehash, Done done) {
+void SqliteAccountStore::create_session(const SessionRow& row, bool after_login,
+                                        const std::optional<std::string>& rehash, Done done) {
   sql_.write(
       [row, after_login, rehash](store::Db& db) {
         store::Status s;
@@ -155,8 +158,8 @@ void AccountStore::create_session(const SessionRow& row, bool after_login,
       std::move(done));
 }
 
-std::optional<SessionRow> AccountStore::find_session(const std::string& token_hash,
-                                                     store::Status* status) {
+std::optional<SessionRow> SqliteAccountStore::find_session(const std::string& token_hash,
+                                                           store::Status* status) {
   std::optional<SessionRow> out;
   *status = sql_.read([&](store::Db& db) {
     store::Status s;
@@ -177,7 +180,8 @@ std::optional<SessionRow> AccountStore::find_session(const std::string& token_ha
   return out;
 }
 
-void AccountStore::touch_session(const std::string& token_hash, std::int64_t now_ms, Done done) {
+void SqliteAccountStore::touch_session(const std::string& token_hash, std::int64_t now_ms,
+                                       Done done) {
   sql_.write(
       [token_hash, now_ms](store::Db& db) {
         return run(db, "UPDATE sessions SET last_used_ms = ? WHERE token_hash = ?",
@@ -186,7 +190,7 @@ void AccountStore::touch_session(const std::string& token_hash, std::int64_t now
       std::move(done));
 }
 
-void AccountStore::delete_session(const std::string& token_hash, Done done) {
+void SqliteAccountStore::delete_session(const std::string& token_hash, Done done) {
   sql_.write(
       [token_hash](store::Db& db) {
         return run(db, "DELETE FROM sessions WHERE token_hash = ?",
@@ -195,7 +199,7 @@ void AccountStore::delete_session(const std::string& token_hash, Done done) {
       std::move(done));
 }
 
-void AccountStore::delete_expired_sessions(std::int64_t now_ms, Done done) {
+void SqliteAccountStore::delete_expired_sessions(std::int64_t now_ms, Done done) {
   sql_.write(
       [now_ms](store::Db& db) {
         return run(db, "DELETE FROM sessions WHERE expires_ms <= ?",

@@ -1,11 +1,11 @@
-#include "server/lobby/chat_store.hpp"
+#include "server/lobby/sqlite_chat_store.hpp"
 
 #include <algorithm>
 #include <memory>
 
 namespace castra::lobby {
 
-void ChatStore::add(ChatLine line, std::function<void(store::Status, ChatLine)> done) {
+void SqliteChatStore::add(ChatLine line, std::function<void(store::Status, ChatLine)> done) {
   // The id is given on the writer thread and read by `done` after the commit.
   auto stored = std::make_shared<ChatLine>(std::move(line));
   sql_.write(
@@ -29,8 +29,9 @@ void ChatStore::add(ChatLine line, std::function<void(store::Status, ChatLine)> 
       [stored, done = std::move(done)](store::Status s) { done(s, std::move(*stored)); });
 }
 
-std::vector<ChatLine> ChatStore::history(const std::string& match_id, Channel channel,
-                                         std::int64_t before_id, int limit, store::Status* status) {
+std::vector<ChatLine> SqliteChatStore::history(const std::string& match_id, Channel channel,
+                                               std::int64_t before_id, int limit,
+                                               store::Status* status) {
   std::vector<ChatLine> out;
   *status = sql_.read([&](store::Db& db) {
     store::Status s;
@@ -60,8 +61,8 @@ std::vector<ChatLine> ChatStore::history(const std::string& match_id, Channel ch
   return out;
 }
 
-void ChatStore::mute(const std::string& match_id, std::int64_t account_id,
-                     const std::string& muted_key, Done done) {
+void SqliteChatStore::mute(const std::string& match_id, std::int64_t account_id,
+                           const std::string& muted_key, Done done) {
   sql_.write(
       [match_id, account_id, muted_key](store::Db& db) {
         store::Status s;
@@ -74,8 +75,8 @@ void ChatStore::mute(const std::string& match_id, std::int64_t account_id,
       std::move(done));
 }
 
-void ChatStore::unmute(const std::string& match_id, std::int64_t account_id,
-                       const std::string& muted_key, Done done) {
+void SqliteChatStore::unmute(const std::string& match_id, std::int64_t account_id,
+                             const std::string& muted_key, Done done) {
   sql_.write(
       [match_id, account_id, muted_key](store::Db& db) {
         store::Status s;
@@ -87,8 +88,8 @@ void ChatStore::unmute(const std::string& match_id, std::int64_t account_id,
       std::move(done));
 }
 
-std::set<std::string> ChatStore::mutes(const std::string& match_id, std::int64_t account_id,
-                                       store::Status* status) {
+std::set<std::string> SqliteChatStore::mutes(const std::string& match_id, std::int64_t account_id,
+                                             store::Status* status) {
   std::set<std::string> out;
   *status = sql_.read([&](store::Db& db) {
     store::Status s;

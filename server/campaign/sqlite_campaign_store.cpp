@@ -1,4 +1,4 @@
-#include "server/campaign/campaign_store.hpp"
+#include "server/campaign/sqlite_campaign_store.hpp"
 
 #include <memory>
 
@@ -45,7 +45,7 @@ store::Status ids(store::Db& db, const std::string& sql,
 
 }  // namespace
 
-void CampaignStore::put(const v1::StoredCampaign& state, store::SqlAccess::Done done) {
+void SqliteCampaignStore::put(const v1::StoredCampaign& state, Done done) {
   auto row = std::make_shared<v1::StoredCampaign>(state);
   sql_.write(
       [row](store::Db& db) {
@@ -78,7 +78,8 @@ void CampaignStore::put(const v1::StoredCampaign& state, store::SqlAccess::Done 
       std::move(done));
 }
 
-store::Status CampaignStore::find(const std::string& id, std::optional<v1::StoredCampaign>* out) {
+store::Status SqliteCampaignStore::find(const std::string& id,
+                                        std::optional<v1::StoredCampaign>* out) {
   out->reset();
   return sql_.read([&](store::Db& db) {
     store::Status s;
@@ -92,7 +93,7 @@ store::Status CampaignStore::find(const std::string& id, std::optional<v1::Store
   });
 }
 
-store::Status CampaignStore::unfinished(std::vector<v1::StoredCampaign>* out) {
+store::Status SqliteCampaignStore::unfinished(std::vector<v1::StoredCampaign>* out) {
   return sql_.read([&](store::Db& db) {
     store::Status s;
     store::Statement q =
@@ -102,8 +103,8 @@ store::Status CampaignStore::unfinished(std::vector<v1::StoredCampaign>* out) {
   });
 }
 
-store::Status CampaignStore::ids_by_status(const std::string& status, int limit,
-                                           std::vector<std::string>* out) {
+store::Status SqliteCampaignStore::ids_by_status(const std::string& status, int limit,
+                                                 std::vector<std::string>* out) {
   return sql_.read([&](store::Db& db) {
     return ids(
         db,
@@ -113,8 +114,8 @@ store::Status CampaignStore::ids_by_status(const std::string& status, int limit,
   });
 }
 
-store::Status CampaignStore::ids_of_player(std::int64_t account, int limit,
-                                           std::vector<std::string>* out) {
+store::Status SqliteCampaignStore::ids_of_player(std::int64_t account, int limit,
+                                                 std::vector<std::string>* out) {
   return sql_.read([&](store::Db& db) {
     return ids(
         db,

@@ -1,0 +1,108 @@
+#include "server/postgres/pg_writer.hpp"
+
+#include <future>
+#include <optional>
+#include <vector>
+
+namespace castra::postgres {
+
+using store::Status;
+
+PgWriter::PgWriter(pqxx::connection& connection, std::size_t queue_capacity, std::size_t max_batch)
+    : connection_(connection),
+      capacity_(queue_capacity),
+      max_batch_(max_batch),
+      thread_([this] { loop(); }) {}
+
+PgWriter::~PgWriter() {
+  {
+    std::lock_guard lock(mutex_);
+    stopping_ = true;
+  }
+  has_work_.notify_all();
+  thread_.join();
+}
+
+void PgWriter::submit(Work work, Done done) {
+  std::unique_lock lock(mutex_);
+  has_room_.wait(lock, [&] { return queue_.size() < capacity_; });
+  queue_.push_back(Job{std::move(work), std::move(done)});
+  lock.unlock();
+  has_work_.notify_one();
+}
+
+bool PgWriter::try_submit(Work work, Done done) {
+  {
+    std::lock_guard lock(mutex_);
+    if (queue_.size() >= capacity_) return false;
+    queue_.push_back(Job{std::move(work), std::move(done)});
+  }
+  has_work_.notify_one();
+  return true;
+}
+
+Status PgWriter::run(Work work) {
+  std::promise<Status> outcome;
+  submit(std::move(work), [&](Status s) { outcome.set_value(std::move(s)); });
+  return outcome.get_future().get();
+}
+
+Status PgWriter::flush() {
+  std::promise<Status> outcome;
+  submit(Work{}, [&](Status s) { outcome.set_value(std::move(s)); });
+  return outcome.get_future().get();
+}
+
+std::uint64_t PgWriter::commits() const {
+  std::lock_guard lock(mutex_);
+  return commits_;
+}
+
+void PgWriter::loop() {
+  for (;;) {
+    std::deque<Job> batch;
+    {
+      std::unique_lock lock(mutex_);
+      has_work_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
+      if (queue_.empty()) return;  // stopping, and nothing left to write
+      while (!queue_.empty() && batch.size() < max_batch_) {
+        batch.push_back(std::move(queue_.front()));
+        queue_.pop_front();
+      }
+    }
+    has_room_.notify_all();
+    write_batch(batch);
+  }
+}
+
+void PgWriter::write_batch(std::deque<Job>& batch) {
+  std::vector<Status> outcomes(batch.size());
+  Status committed = broken_;
+  if (committed.ok()) {
+    committed = guarded([&] {
+      pqxx::work tx(connection_);
+      for (std::size_t i = 0; i < batch.size(); ++i) {
+        if (!batch[i].work) continue;
+        // Savepoints by hand: with libpqxx 6's subtransaction a failed job's exec_params writes
+        // stayed in the batch (StoreConformance's AFailedAppend... and ARepeatedClientSeq...).
+        tx.exec("SAVEPOINT job");
+        outcomes[i] = guarded([&] { return batch[i].work(tx); });
+        // A failed job is rolled back alone, to its savepoint.
+        tx.exec(outcomes[i].ok() ? "RELEASE SAVEPOINT job" : "ROLLBACK TO SAVEPOINT job");
+      }
+      tx.commit();
+      return Status::success();
+    });
+    if (committed.code == store::status_codes::kIoError) broken_ = committed;
+  }
+  {
+    std::lock_guard lock(mutex_);
+    if (committed.ok()) ++commits_;
+  }
+  for (std::size_t i = 0; i < batch.size(); ++i) {
+    if (!batch[i].done) continue;
+    batch[i].done(committed.ok() ? outcomes[i] : committed);
+  }
+}
+
+}  // namespace castra::postgres

@@ -1,0 +1,37 @@
+// Status: the outcome of a call to a store, whichever database is behind it: ok, or a code and
+// a message. A Status that is not ok is a storage failure and stays one up to the protocol's
+// edge (server/lobby/shared.hpp: storage_failure). Codes are SQLite's result codes, so the
+// SQLite store passes its own through unchanged; the PostgreSQL store maps its errors onto
+// the few that callers test (status_codes below). Any thread.
+#pragma once
+
+#include <string>
+
+namespace castra::store {
+
+struct Status {
+  int code = 0;  // SQLITE_OK
+  std::string message;
+  bool ok() const { return code == 0; }
+  static Status success() { return {}; }
+};
+
+// The codes a store outside SQLite gives, numbered as SQLite's (sqlite3.h) for the same meaning.
+namespace status_codes {
+inline constexpr int kError = 1;        // SQLITE_ERROR: a statement failed
+inline constexpr int kBusy = 5;         // SQLITE_BUSY: the writer's queue is full (sql_access.hpp)
+inline constexpr int kIoError = 10;     // SQLITE_IOERR: the database could not be reached
+inline constexpr int kNotFound = 12;    // SQLITE_NOTFOUND: the row to change does not exist
+inline constexpr int kConstraint = 19;  // SQLITE_CONSTRAINT: a key or reference was refused
+}  // namespace status_codes
+
+// The outcome of a write the writer's full queue refused (nothing was written): overload, to
+// be answered "busy, retry", never a storage failure.
+inline Status queue_full() {
+  return Status{status_codes::kBusy, "the store's writer queue is full"};
+}
+inline bool is_queue_full(const Status& status) {
+  return status.code == status_codes::kBusy;
+}
+
+}  // namespace castra::store
