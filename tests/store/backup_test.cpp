@@ -8,6 +8,7 @@
 
 #include <atomic>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <thread>
 
@@ -39,8 +40,19 @@ class BackupTest : public ::testing::Test {
     fs::remove_all(dir_);
   }
 
-  // Plays `count` toy matches, one command each in turn, until `stop` (or `commands` each).
-  void play(int count, int commands, const std::atomic<bool>* stop = nullptr) {
+  // Plays `count` toy matches, one command each in turn, until `stop` (or `commands` each);
+  // `entries` counts the log entries the store has committed.
+  void play(int count, int commands, const std::atomic<bool>* stop = nullptr,
+            std::atomic<std::size_t>* entries = nullptr) {
+    auto append = [this, entries](AppendRequest request) {
+      std::function<void(Status)> done;
+      if (entries != nullptr && request.entry) {
+        done = [entries](Status s) {
+          if (s.ok()) ++*entries;
+        };
+      }
+      store_->append(std::move(request), std::move(done));
+    };
     std::vector<ToyMatch> matches;
     std::vector<MatchRow> rows;
     std::vector<std::map<int, std::int64_t>> seqs(count);
@@ -53,17 +65,15 @@ class BackupTest : public ::testing::Test {
               ->create_match(rows.back(),
                              Secrets{toy_store::as_string(toy_store::test_seed(id)), {}, {}})
               .ok());
-      store_->append(toy_store::seat_both(matches.back(), rows.back(), "a", "b", 1), nullptr);
+      append(toy_store::seat_both(matches.back(), rows.back(), "a", "b", 1));
     }
     for (int n = 0; n < commands && !(stop != nullptr && *stop); ++n) {
       for (int i = 0; i < count; ++i) {
         ToyMatch& m = matches[i];
         const auto side = toy_store::acting_side(m);
         const std::int64_t seq = ++seqs[i][rules::index(side)];
-        store_->append(
-            toy_store::command_request(m, rows[i], side, seq, toy_store::next_command(m, seq), 5, 2,
-                                       match::Bytes32{}),
-            nullptr);
+        append(toy_store::command_request(m, rows[i], side, seq, toy_store::next_command(m, seq), 5,
+                                          2, match::Bytes32{}));
       }
     }
     ASSERT_TRUE(store_->flush().ok());
@@ -100,12 +110,27 @@ class BackupTest : public ::testing::Test {
   std::unique_ptr<SqliteMatchStore> store_;
 };
 
+// Waits until `count` exceeds `than`; false after 30 s.
+bool grows_past(const std::atomic<std::size_t>& count, std::size_t than) {
+  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  while (count <= than && std::chrono::steady_clock::now() < until) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  return count > than;
+}
+
 TEST_F(BackupTest, ACopyTakenWhileMatchesArePlayedIsConsistent) {
   std::atomic<bool> stop{false};
-  std::thread players([&] { play(6, 1000000, &stop); });
-  std::size_t previous = 0;
+  std::atomic<std::size_t> committed{0};
+  std::thread players([&] { play(6, 1000000, &stop, &committed); });
+  // Each copy is taken once the database holds more entries than the last copy did: the
+  // first once all six matches are seated (their first entries), then once play went on.
+  std::size_t previous = 5;
   for (int b = 0; b < 5; ++b) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(150));
+    if (!grows_past(committed, previous)) {
+      ADD_FAILURE() << "play stopped at " << committed << " entries";
+      break;
+    }
     const std::string copy = dir_ + "/copy" + std::to_string(b) + ".db";
     BackupResult result;
     const Status s = backup_database(path_, copy, &result);
