@@ -1,0 +1,214 @@
+// Fuzz target (c): sequences of arbitrary commands against both rules engines, on every
+// scenario of scenarios/ (battles and lessons), through the match layer (Match<G>) as the
+// server plays them. The first byte picks the scenario; then each step is a command from the
+// legal list, one built blindly from the state's shape (Optio), or protobuf bytes through the
+// rule set's codec, given by the acting side or, now and then, by the other one. After every
+// accepted command: check() holds on the state and on a spectator's projection, projection
+// commutes with apply for every viewer who may see each event, and the events fold to the
+// match's own state. At the end the accepted commands replayed on a new match give the same
+// full state hash.
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/match/match.hpp"
+#include "common/rules/optio/game.hpp"
+#include "common/rules/stand/game.hpp"
+#include "common/rules/stand/legal.hpp"
+#include "common/wire/optio_codec.hpp"
+#include "common/wire/stand_codec.hpp"
+#include "tests/fuzz/fuzz_support.hpp"
+#include "tests/rules/optio/random_player.hpp"
+
+namespace castra::fuzz {
+namespace {
+
+using rules::Side;
+using rules::Viewer;
+
+// Bounds a run's cost (libFuzzer's inputs may be long): a step costs a legal list and a
+// decide, so 96 of them keep an input around a millisecond.
+constexpr int kMaxSteps = 96;
+constexpr std::size_t kMaxWireBytes = 64;
+
+template <class G>
+struct Moves;
+
+template <>
+struct Moves<rules::optio::Game> {
+  using G = rules::optio::Game;
+  static std::optional<G::Command> listed(const G::State& s, Side side, std::uint16_t seed) {
+    rules::optio::testing::RandomPlayer player(seed);
+    return player.from_list(s, G::legal(s, side));
+  }
+  static std::optional<G::Command> blind(const G::State& s, Side side, std::uint16_t seed) {
+    rules::optio::testing::RandomPlayer player(seed);
+    return player.blind(s, side);
+  }
+  static std::optional<G::Command> wire(std::string_view bytes) {
+    v1::optio::Command m;
+    if (!m.ParseFromArray(bytes.data(), static_cast<int>(bytes.size()))) return std::nullopt;
+    auto c = wire::optio::to_domain(m);
+    if (!c) return std::nullopt;
+    return *c;
+  }
+  static rules::Checked<G::Scenario> scenario(const std::string& json) {
+    return wire::optio::scenario_from_json(json);
+  }
+};
+
+template <>
+struct Moves<rules::stand::Game> {
+  using G = rules::stand::Game;
+  static std::optional<G::Command> listed(const G::State& s, Side side, std::uint16_t seed) {
+    const auto all = rules::stand::commands(G::legal(s, side));
+    if (all.empty()) return std::nullopt;
+    return all[seed % all.size()];
+  }
+  // STAND!'s blind commands are the codec's: its messages name hexes and figures directly.
+  static std::optional<G::Command> blind(const G::State&, Side, std::uint16_t) {
+    return std::nullopt;
+  }
+  static std::optional<G::Command> wire(std::string_view bytes) {
+    v1::stand::Command m;
+    if (!m.ParseFromArray(bytes.data(), static_cast<int>(bytes.size()))) return std::nullopt;
+    auto c = wire::stand::to_domain(m);
+    if (!c) return std::nullopt;
+    return *c;
+  }
+  static rules::Checked<G::Scenario> scenario(const std::string& json) {
+    return wire::stand::scenario_from_json(json);
+  }
+};
+
+template <class G>
+struct Accepted {
+  Side side;
+  typename G::Command command;
+  match::Bytes32 salt;
+};
+
+template <class G>
+match::Match<G> new_match(const typename G::Scenario& scenario) {
+  match::Bytes32 seed{};
+  seed[0] = 16;
+  auto made = match::Match<G>::create({"fuzz", scenario, "", seed});
+  if (!made) broken("a scenario that loaded makes no match: " + made.error().message);
+  auto m = std::move(*made);
+  m.seat(Side::kA, "entropy-a");
+  m.seat(Side::kB, "entropy-b");
+  return m;
+}
+
+// Projection commutes with apply for each event of the newest entry, folded from `before`;
+// the fold ends at the match's state.
+template <class G>
+void check_entry(const typename G::State& before, const match::Match<G>& m) {
+  typename G::State s = before;
+  for (const auto& e : m.log().back().events) {
+    typename G::State next = s;
+    G::apply(next, e);
+    const rules::Visibility vis = G::visibility(e);
+    for (Viewer v : {Viewer::kSideA, Viewer::kSideB, Viewer::kSpectator, Viewer::kEveryone}) {
+      if (!vis.visible_to(v)) continue;
+      typename G::State projected = G::project(s, v);
+      G::apply(projected, e);
+      if (!(G::project(next, v) == projected)) {
+        broken(std::string(G::kName) + ": projection does not commute with " + G::describe(s, e));
+      }
+    }
+    s = std::move(next);
+  }
+  if (!(s == m.state())) broken(std::string(G::kName) + ": the events do not fold to the state");
+  if (auto bad = G::check(m.state())) broken(std::string(G::kName) + ": check(): " + *bad);
+  if (auto bad = G::check(G::project(m.state(), Viewer::kSpectator))) {
+    broken(std::string(G::kName) + ": check() of a spectator's projection: " + *bad);
+  }
+}
+
+template <class G>
+void play(const typename G::Scenario& scenario, Input& in) {
+  auto m = new_match<G>(scenario);
+  std::vector<Accepted<G>> accepted;
+  for (int step = 0; step < kMaxSteps && !in.empty() && !m.outcome(); ++step) {
+    const std::uint8_t op = in.byte();
+    const rules::Acting acting = m.acting();
+    Side side = acting.a ? Side::kA : Side::kB;
+    if (acting.a && acting.b && (op & 0x10)) side = Side::kB;
+    if (op & 0x20) side = rules::other(side);
+    std::optional<typename G::Command> command;
+    switch (op & 0x3) {
+      case 0:
+      case 1:
+        command = Moves<G>::listed(m.state(), side, in.u16());
+        break;
+      case 2:
+        command = Moves<G>::blind(m.state(), side, in.u16());
+        break;
+      default:
+        command = Moves<G>::wire(in.bytes(in.byte() % kMaxWireBytes));
+        break;
+    }
+    if (!command) continue;
+    match::Bytes32 salt{};
+    salt[0] = static_cast<std::uint8_t>(step);
+    const typename G::State before = m.state();
+    if (!m.submit(side, *command, salt)) continue;
+    check_entry(before, m);
+    accepted.push_back({side, *command, salt});
+  }
+  auto again = new_match<G>(scenario);
+  for (const auto& a : accepted) {
+    if (!again.submit(a.side, a.command, a.salt)) {
+      broken(std::string(G::kName) + ": an accepted command is refused on replay");
+    }
+  }
+  if (again.full_state_hash() != m.full_state_hash()) {
+    broken(std::string(G::kName) + ": the replay ends in another state hash");
+  }
+}
+
+struct Scenarios {
+  std::vector<rules::optio::Game::Scenario> optio;
+  std::vector<rules::stand::Game::Scenario> stand;
+};
+
+template <class G>
+void load(const std::string& folder, std::vector<typename G::Scenario>& out) {
+  for (const std::string& dir : {folder, folder + "/lessons"}) {
+    for (const std::string& file : json_files(dir)) {
+      auto sc = Moves<G>::scenario(read_file(file));
+      if (!sc) broken(file + " does not load: " + sc.error().message);
+      out.push_back(std::move(*sc));
+    }
+  }
+}
+
+const Scenarios& scenarios() {
+  static const Scenarios all = [] {
+    Scenarios s;
+    load<rules::optio::Game>(CASTRA_SOURCE_DIR "/scenarios/optio", s.optio);
+    load<rules::stand::Game>(CASTRA_SOURCE_DIR "/scenarios/stand", s.stand);
+    if (s.optio.empty() || s.stand.empty()) broken("no scenarios under scenarios/");
+    return s;
+  }();
+  return all;
+}
+
+}  // namespace
+}  // namespace castra::fuzz
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  using namespace castra::fuzz;
+  const Scenarios& all = scenarios();
+  Input in(data, size);
+  const std::size_t pick = in.byte() % (all.optio.size() + all.stand.size());
+  if (pick < all.optio.size()) {
+    play<castra::rules::optio::Game>(all.optio[pick], in);
+  } else {
+    play<castra::rules::stand::Game>(all.stand[pick - all.optio.size()], in);
+  }
+  return 0;
+}
