@@ -71,7 +71,7 @@ Loopback::Loopback(const net::NetOptions& options, net::Application& application
 
 Loopback::~Loopback() = default;
 
-std::string Loopback::exchange(std::string_view bytes) {
+std::string Loopback::exchange(std::string_view request, std::string_view then) {
   std::string received;
   {
     // A context per exchange: whatever the session left pending (a timer, a linger) is
@@ -80,14 +80,24 @@ std::string Loopback::exchange(std::string_view bytes) {
     tcp::socket client(context);
     client.connect(impl_->acceptor.local_endpoint());
     tcp::socket server = impl_->acceptor.accept(context);
-    std::make_shared<net::HttpSession<net::PlainStream>>(beast::tcp_stream(std::move(server)),
-                                                         impl_->state)
+    std::make_shared<net::HttpSession<beast::tcp_stream>>(beast::tcp_stream(std::move(server)),
+                                                          impl_->state)
         ->run();
     bool ended = false;
+    bool waiting = !then.empty();  // for the end of the server's answer to `request`
+    auto finish_sending = [&] {
+      beast::error_code ignored;
+      client.shutdown(tcp::socket::shutdown_send, ignored);
+    };
     std::array<char, 16 * 1024> chunk;
     std::function<void()> read = [&] {
       client.async_read_some(asio::buffer(chunk), [&](beast::error_code ec, std::size_t n) {
         received.append(chunk.data(), n);
+        if (waiting && received.find("\r\n\r\n") != std::string::npos) {
+          waiting = false;
+          asio::async_write(client, asio::buffer(then.data(), then.size()),
+                            [&](beast::error_code, std::size_t) { finish_sending(); });
+        }
         if (ec) {
           ended = true;
           return;
@@ -96,10 +106,9 @@ std::string Loopback::exchange(std::string_view bytes) {
       });
     };
     read();
-    asio::async_write(client, asio::buffer(bytes.data(), bytes.size()),
+    asio::async_write(client, asio::buffer(request.data(), request.size()),
                       [&](beast::error_code, std::size_t) {
-                        beast::error_code ignored;
-                        client.shutdown(tcp::socket::shutdown_send, ignored);
+                        if (then.empty()) finish_sending();
                       });
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
     while (!ended) {

@@ -37,11 +37,13 @@ class Loopback {
   // `options` as the server's (tests shorten its timeouts).
   Loopback(const net::NetOptions& options, net::Application& application);
   ~Loopback();
-  // Connects a new client, hands the server's end to a new HttpSession, sends `bytes` and
-  // half-closes, and reads until the server closes: what the server sent. Stops the process
-  // (fuzz::broken) when the connection has not ended within 10 s, or when the session left
-  // the connection counted after it ended.
-  std::string exchange(std::string_view bytes);
+  // Connects a new client, hands the server's end to a new HttpSession, sends `request`,
+  // then (when not empty) `then` once the server's answer to it has come (a WebSocket client
+  // waits for the 101 before it sends a frame, RFC 6455 4.1), half-closes, and reads until
+  // the server closes: what the server sent. Stops the process (fuzz::broken) when the
+  // connection has not ended within 10 s, or when the session left the connection counted
+  // after it ended.
+  std::string exchange(std::string_view request, std::string_view then = {});
 
  private:
   struct Impl;

@@ -31,9 +31,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   // A few frames' worth; the frame limit (64 KiB) is reached through a frame's length field.
   constexpr std::size_t kMaxInput = 16 * 1024;
   Input in(data, size);
-  std::string bytes = kUpgrade;
-  bytes += in.bytes(kMaxInput);
-  const std::string answer = loopback.exchange(bytes);
+  const std::string answer = loopback.exchange(kUpgrade, in.bytes(kMaxInput));
   if (answer.rfind("HTTP/1.1 101", 0) != 0) broken("the upgrade to /ws was not accepted");
   return 0;
 }
