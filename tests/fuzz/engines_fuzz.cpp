@@ -1,12 +1,15 @@
 // Fuzz target (c): sequences of arbitrary commands against both rules engines, on every
 // scenario of scenarios/ (battles and lessons), through the match layer (Match<G>) as the
-// server plays them. The first byte picks the scenario; then each step is a command from the
-// legal list, one built blindly from the state's shape (Optio), or protobuf bytes through the
-// rule set's codec, given by the acting side or, now and then, by the other one. After every
-// accepted command: check() holds on the state and on a spectator's projection, projection
-// commutes with apply for every viewer who may see each event, and the events fold to the
-// match's own state. At the end the accepted commands replayed on a new match give the same
-// full state hash.
+// server plays them. The first byte picks the scenario, the second a starting point: the
+// opening, or the position after 8, 16, 32, 64 or 128 commands of a game of listed commands
+// played once at start-up (so that a short input reaches the middle and the end of a battle,
+// and an input costs its own steps only). Then each step is a command from the legal list, one
+// built blindly from the state's shape (Optio), or protobuf bytes through the rule set's
+// codec, given by the acting side or, now and then, by the other one. After every accepted
+// command: check() holds on the state and on a spectator's projection, projection commutes
+// with apply for every viewer who may see each event, and the events fold to the match's own
+// state. At the end the accepted commands replayed on the starting point give the same full
+// state hash; each starting point was itself replayed from a new match at start-up.
 #include <array>
 #include <cstdint>
 #include <optional>
@@ -28,9 +31,11 @@ namespace {
 using rules::Side;
 using rules::Viewer;
 
-// Bounds a run's cost (libFuzzer's inputs may be long): a step costs a legal list and a
-// decide, so 96 of them keep an input around a millisecond.
-constexpr int kMaxSteps = 96;
+// Bounds an input's cost (libFuzzer's inputs may be long): a step costs a legal list, a
+// decide and the checks, up to some 80 microseconds on the biggest battles without
+// sanitizers (Optio's legal list words every refusal it weighs).
+constexpr int kMaxSteps = 8;
+constexpr std::array<std::size_t, 6> kDepths = {0, 8, 16, 32, 64, 128};
 constexpr std::size_t kMaxWireBytes = 64;
 
 template <class G>
@@ -128,9 +133,34 @@ void check_entry(const typename G::State& before, const match::Match<G>& m) {
   }
 }
 
+// A match after `depth` accepted commands of a game of listed commands (fewer when the game
+// ends first), checked: replayed from a new match it gives the same state hash.
 template <class G>
-void play(const typename G::Scenario& scenario, Input& in) {
+match::Match<G> starting_point(const typename G::Scenario& scenario, std::size_t depth) {
   auto m = new_match<G>(scenario);
+  std::vector<Accepted<G>> accepted;
+  for (std::uint16_t seed = 1; accepted.size() < depth && !m.outcome() && seed < 4 * depth;
+       ++seed) {
+    const rules::Acting acting = m.acting();
+    const Side side = acting.a ? Side::kA : Side::kB;
+    auto command = Moves<G>::listed(m.state(), side, static_cast<std::uint16_t>(seed * 7919));
+    if (!command) continue;
+    match::Bytes32 salt{};
+    salt[1] = static_cast<std::uint8_t>(seed);
+    if (m.submit(side, *command, salt)) accepted.push_back({side, *command, salt});
+  }
+  auto again = new_match<G>(scenario);
+  for (const auto& a : accepted)
+    again.submit(a.side, a.command, a.salt);
+  if (again.full_state_hash() != m.full_state_hash()) {
+    broken(std::string(G::kName) + ": a starting point's replay ends in another state hash");
+  }
+  return m;
+}
+
+template <class G>
+void play(const match::Match<G>& start, Input& in) {
+  auto m = start;
   std::vector<Accepted<G>> accepted;
   for (int step = 0; step < kMaxSteps && !in.empty() && !m.outcome(); ++step) {
     const std::uint8_t op = in.byte();
@@ -159,7 +189,7 @@ void play(const typename G::Scenario& scenario, Input& in) {
     check_entry(before, m);
     accepted.push_back({side, *command, salt});
   }
-  auto again = new_match<G>(scenario);
+  auto again = start;
   for (const auto& a : accepted) {
     if (!again.submit(a.side, a.command, a.salt)) {
       broken(std::string(G::kName) + ": an accepted command is refused on replay");
@@ -170,18 +200,25 @@ void play(const typename G::Scenario& scenario, Input& in) {
   }
 }
 
+// Per scenario, its starting points in the order of kDepths.
+template <class G>
+using Starts = std::vector<std::vector<match::Match<G>>>;
+
 struct Scenarios {
-  std::vector<rules::optio::Game::Scenario> optio;
-  std::vector<rules::stand::Game::Scenario> stand;
+  Starts<rules::optio::Game> optio;
+  Starts<rules::stand::Game> stand;
 };
 
 template <class G>
-void load(const std::string& folder, std::vector<typename G::Scenario>& out) {
+void load(const std::string& folder, Starts<G>& out) {
   for (const std::string& dir : {folder, folder + "/lessons"}) {
     for (const std::string& file : json_files(dir)) {
       auto sc = Moves<G>::scenario(read_file(file));
       if (!sc) broken(file + " does not load: " + sc.error().message);
-      out.push_back(std::move(*sc));
+      std::vector<match::Match<G>> starts;
+      for (std::size_t depth : kDepths)
+        starts.push_back(starting_point<G>(*sc, depth));
+      out.push_back(std::move(starts));
     }
   }
 }
@@ -205,10 +242,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const Scenarios& all = scenarios();
   Input in(data, size);
   const std::size_t pick = in.byte() % (all.optio.size() + all.stand.size());
+  const std::size_t depth = in.byte() % kDepths.size();
   if (pick < all.optio.size()) {
-    play<castra::rules::optio::Game>(all.optio[pick], in);
+    play(all.optio[pick][depth], in);
   } else {
-    play<castra::rules::stand::Game>(all.stand[pick - all.optio.size()], in);
+    play(all.stand[pick - all.optio.size()][depth], in);
   }
   return 0;
 }

@@ -94,13 +94,15 @@ HTTP = {
 for name, data in HTTP.items():
     write("http", name, data)
 
-# engines: the scenario's index, then 96 steps of (op, 16-bit seed): mostly a listed command
-# of the acting side, now and then a blind one (op 2) or one from the other side (0x20).
+# engines: the scenario's index, a starting point's (0-5), then 8 steps of (op, 16-bit seed):
+# mostly a listed command of the acting side, now and then a blind one (op 2) or one from the
+# other side (0x20).
 rng = random.Random(16)
 for i in range(20):
-    steps = b"".join(bytes([rng.choice([0, 1, 0, 1, 2, 0x20]), rng.randrange(256), rng.randrange(256)])
-                     for _ in range(96))
-    write("engines", "scenario-%02d-listed" % i, bytes([i]) + steps)
+    for depth in range(6):
+        steps = b"".join(bytes([rng.choice([0, 1, 0, 1, 2, 0x20]), rng.randrange(256), rng.randrange(256)])
+                         for _ in range(8))
+        write("engines", "scenario-%02d-start-%d" % (i, depth), bytes([i, depth]) + steps)
 
 # loaders: kind 0 scenario, 1 campaign, 2 record (JSON).
 for kind, prefix, files in [
