@@ -237,6 +237,13 @@ const Scenarios& scenarios() {
 }  // namespace
 }  // namespace castra::fuzz
 
+// The starting points are played before the first input, outside libFuzzer's per-input
+// timeout (seconds under the sanitizers).
+extern "C" int LLVMFuzzerInitialize(int*, char***) {
+  castra::fuzz::scenarios();
+  return 0;
+}
+
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace castra::fuzz;
   const Scenarios& all = scenarios();

@@ -78,8 +78,22 @@ std::string Loopback::exchange(std::string_view request, std::string_view then) 
     // destroyed with it, and with it the session.
     asio::io_context context;
     tcp::socket client(context);
-    client.connect(impl_->acceptor.local_endpoint());
-    tcp::socket server = impl_->acceptor.accept(context);
+    // Connect and accept without blocking calls a signal could interrupt (libFuzzer's
+    // timers send SIGALRM): the kernel completes a loopback handshake before accept.
+    bool connected = false;
+    client.async_connect(impl_->acceptor.local_endpoint(), [&](beast::error_code ec) {
+      if (ec) broken("connect to the loopback listener: " + ec.message());
+      connected = true;
+    });
+    tcp::socket server(context);
+    beast::error_code accepted;
+    do {
+      impl_->acceptor.accept(server, accepted);
+    } while (accepted == asio::error::interrupted);
+    if (accepted) broken("accept on the loopback listener: " + accepted.message());
+    while (!connected)
+      context.run_one();
+    context.restart();  // it ran out of work with the connect
     std::make_shared<net::HttpSession<beast::tcp_stream>>(beast::tcp_stream(std::move(server)),
                                                           impl_->state)
         ->run();

@@ -12,6 +12,7 @@
 #include "tests/fuzz/fuzz_support.hpp"
 
 int main(int argc, char** argv) {
+  if (LLVMFuzzerInitialize != nullptr) LLVMFuzzerInitialize(&argc, &argv);
   std::vector<std::filesystem::path> files;
   for (int i = 1; i < argc; ++i) {
     const std::filesystem::path p(argv[i]);
