@@ -39,8 +39,12 @@ void EchoApplication::on_violation(const std::shared_ptr<net::Connection>& conne
 }
 
 net::HttpAnswer EchoApplication::on_http(const net::HttpRequest& request) {
-  if (request.target == "/metrics") return {200, "text/plain", "metrics\n"};
-  return {};
+  net::HttpAnswer answer;
+  if (request.target == "/metrics") {
+    answer.status = 200;
+    answer.body = "metrics\n";
+  }
+  return answer;
 }
 
 net::NetOptions fuzz_net_options() {
