@@ -51,7 +51,7 @@ class Loopback {
 };
 
 // Server options for the session targets: the defaults, with every timeout short, so that
-// an input that makes the server wait costs a second, not a minute.
+// an input that makes the server wait costs a second, not a minute, and no abuse cool-down.
 net::NetOptions fuzz_net_options();
 
 }  // namespace castra::fuzz
