@@ -1,0 +1,34 @@
+#include "tests/fuzz/fuzz_support.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace castra::fuzz {
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+std::vector<std::string> json_files(const std::string& dir) {
+  std::vector<std::string> out;
+  std::error_code ec;
+  for (const auto& f : std::filesystem::directory_iterator(dir, ec)) {
+    if (f.path().extension() == ".json") out.push_back(f.path().string());
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+void broken(std::string_view what) {
+  std::fprintf(stderr, "castra fuzz: %.*s\n", static_cast<int>(what.size()), what.data());
+  std::abort();
+}
+
+}  // namespace castra::fuzz
