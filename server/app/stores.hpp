@@ -1,6 +1,6 @@
 // Stores: every store the service thread uses, behind its interface, whichever database holds
 // them: SQLite (SqliteStores, the default, over one SqliteMatchStore) or PostgreSQL
-// (server/store/postgres/pg_stores.hpp). The composition root builds one and hands the parts
+// (PgStores, server/app/pg_stores.hpp). The composition root builds one and hands the parts
 // to the accounts, the lobby, the campaigns and the handlers. Built and destroyed on the
 // thread that builds the ServerApp; the parts' own threading rules hold.
 #pragma once

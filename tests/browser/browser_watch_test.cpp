@@ -5,10 +5,8 @@
 // browser, driver or selenium fails the test: nothing here skips.
 #include <gtest/gtest.h>
 
-#include <fcntl.h>
 #include <signal.h>
 #include <sys/wait.h>
-#include <unistd.h>
 
 #include <cstdio>
 #include <string>
@@ -54,18 +52,7 @@ class Bot {
                                      "7"};
     args.insert(args.end(), seat.begin(), seat.end());
     log_ = server.data_dir() + "/" + name + ".log";
-    pid_ = fork();
-    if (pid_ == 0) {
-      const int fd = open(log_.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
-      dup2(fd, 1);
-      dup2(fd, 2);
-      std::vector<char*> argv;
-      for (auto& a : args)
-        argv.push_back(a.data());
-      argv.push_back(nullptr);
-      execv(argv[0], argv.data());
-      _exit(127);
-    }
+    pid_ = spawn_logged(std::move(args), log_);
   }
   ~Bot() {
     if (pid_ > 0) {

@@ -11,43 +11,16 @@
 #include <thread>
 
 #include "tests/store/store_backends.hpp"
+#include "tests/store/store_rows.hpp"
 
 namespace castra::store {
 namespace {
 
+using testing::a_match;
+using testing::a_seed;
+using testing::an_entry;
 using testing::PostgresBackend;
 using testing::SqliteBackend;
-
-MatchRow a_match(const std::string& id, std::int64_t updated_ms = 1000) {
-  MatchRow row;
-  row.id = id;
-  row.ruleset = "optio";
-  row.rules_version = "optio-1";
-  row.scenario_name = "optio/training";
-  row.scenario = std::string("\x0a\x03sc\0n", 6);  // blobs keep their zero bytes
-  row.settings = "settings";
-  row.status = MatchStatus::kOpen;
-  row.dice_commitment = std::string(32, '\x7f');
-  row.creator = 7;
-  row.created_ms = 1000;
-  row.updated_ms = updated_ms;
-  return row;
-}
-
-Secrets a_seed() {
-  return Secrets{std::string(32, '\x01'), std::nullopt, std::nullopt};
-}
-
-LogRow an_entry(std::uint32_t index, std::uint64_t first_event, std::uint32_t events) {
-  LogRow row;
-  row.entry_index = index;
-  row.kind = 1;
-  row.side = static_cast<int>(index % 2);
-  row.first_event = first_event;
-  row.event_count = events;
-  row.entry = "entry " + std::to_string(index);
-  return row;
-}
 
 template <typename Backend>
 class StoreConformance : public ::testing::Test {

@@ -33,6 +33,22 @@ std::string make_temp_dir(const std::string& prefix) {
   return tmpl;
 }
 
+pid_t spawn_logged(std::vector<std::string> args, const std::string& log_path) {
+  const pid_t pid = fork();
+  if (pid == 0) {
+    const int fd = open(log_path.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
+    dup2(fd, 1);
+    dup2(fd, 2);
+    std::vector<char*> argv;
+    for (auto& a : args)
+      argv.push_back(a.data());
+    argv.push_back(nullptr);
+    execv(argv[0], argv.data());
+    _exit(127);
+  }
+  return pid;
+}
+
 ServerProcess::ServerProcess(std::vector<std::string> extra, std::string data_dir)
     : data_dir_(data_dir.empty() ? make_temp_dir("castra-server") : std::move(data_dir)) {
   const std::string port_file = data_dir_ + "/port";
@@ -49,18 +65,7 @@ ServerProcess::ServerProcess(std::vector<std::string> extra, std::string data_di
   }
   args.insert(args.end(), extra.begin(), extra.end());
 
-  pid_ = fork();
-  if (pid_ == 0) {
-    const int fd = open(log_path_.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
-    dup2(fd, 1);
-    dup2(fd, 2);
-    std::vector<char*> argv;
-    for (auto& a : args)
-      argv.push_back(a.data());
-    argv.push_back(nullptr);
-    execv(argv[0], argv.data());
-    _exit(127);
-  }
+  pid_ = spawn_logged(std::move(args), log_path_);
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
   while (std::chrono::steady_clock::now() < deadline) {
     std::ifstream in(port_file);

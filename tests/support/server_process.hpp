@@ -17,6 +17,9 @@ std::string binary_dir();
 std::string source_dir();
 // A fresh empty directory under the system's temporary directory.
 std::string make_temp_dir(const std::string& prefix);
+// Starts args[0] with args as its argv, its stdout and stderr appended to `log_path`; the
+// child's pid (the caller waits for it).
+pid_t spawn_logged(std::vector<std::string> args, const std::string& log_path);
 
 class ServerProcess {
  public:
