@@ -36,23 +36,18 @@ TEST(ClientLobby, RegistersCreatesAMatchThroughItsOwnClicksAndListsIt) {
   testing::ServerProcess server(server_flags());
   ASSERT_TRUE(server.started()) << server.log();
   const std::string dir = dir_for("lobby");
-  testing::write_file(dir + "/script.txt",
-                      "wait connected\n"
-                      "click-button name\ntype alice\n"
-                      "click-button password\ntype alice-password\n"
-                      "click-button Register\n"
-                      "wait screen lobby\n"
-                      "wait button optio/training\n"
-                      "click-button optio/training\n"
-                      "click-button Create match\n"
-                      "wait screen match\n"
-                      "wait message dice commitment\n"
-                      "frames 3\nscreenshot created.png\n"
-                      "click-button Back to lobby\n"
-                      "wait screen lobby\n"
-                      "click-button My matches\n"
-                      "wait button Open \n"
-                      "frames 3\nscreenshot lobby.png\nquit\n");
+  testing::write_file(dir + "/script.txt", register_by_clicks("alice") +
+                                               "wait button optio/training\n"
+                                               "click-button optio/training\n"
+                                               "click-button Create match\n"
+                                               "wait screen match\n"
+                                               "wait message dice commitment\n"
+                                               "frames 3\nscreenshot created.png\n"
+                                               "click-button Back to lobby\n"
+                                               "wait screen lobby\n"
+                                               "click-button My matches\n"
+                                               "wait button Open \n"
+                                               "frames 3\nscreenshot lobby.png\nquit\n");
   ASSERT_EQ(testing::run_client(dir, {"--server", server.ws_url(), "--script", dir + "/script.txt",
                                       "--exit-after", "100"}),
             0)
@@ -77,19 +72,14 @@ TEST(ClientLobby, ThePickerListsTheBattlesWithTheirBalanceAndDrawsAPreview) {
   testing::ServerProcess server(server_flags());
   ASSERT_TRUE(server.started()) << server.log();
   const std::string dir = dir_for("battle-picker");
-  testing::write_file(dir + "/script.txt",
-                      "wait connected\n"
-                      "click-button name\ntype carol\n"
-                      "click-button password\ntype carol-password\n"
-                      "click-button Register\n"
-                      "wait screen lobby\n"
-                      "wait button optio/cannae\n"
-                      "click-button optio/cannae\n"
-                      "frames 3\nscreenshot cannae.png\n"
-                      "click-button stand/marathon\n"
-                      "frames 3\nscreenshot marathon.png\n"
-                      "click-button stand/qadesh-ambush\n"
-                      "frames 3\nscreenshot ambush.png\nquit\n");
+  testing::write_file(dir + "/script.txt", register_by_clicks("carol") +
+                                               "wait button optio/cannae\n"
+                                               "click-button optio/cannae\n"
+                                               "frames 3\nscreenshot cannae.png\n"
+                                               "click-button stand/marathon\n"
+                                               "frames 3\nscreenshot marathon.png\n"
+                                               "click-button stand/qadesh-ambush\n"
+                                               "frames 3\nscreenshot ambush.png\nquit\n");
   ASSERT_EQ(testing::run_client(dir, {"--server", server.ws_url(), "--script", dir + "/script.txt",
                                       "--exit-after", "100"}),
             0)

@@ -17,19 +17,14 @@ TEST(ClientShare, TheMatchScreenShowsThePrivateMatchsWatchLinkWithItsCode) {
   testing::ServerProcess server(server_flags());
   ASSERT_TRUE(server.started()) << server.log();
   const std::string dir = dir_for("share");
-  testing::write_file(dir + "/script.txt",
-                      "wait connected\n"
-                      "click-button name\ntype alice\n"
-                      "click-button password\ntype alice-password\n"
-                      "click-button Register\n"
-                      "wait screen lobby\n"
-                      "wait button optio/training\n"
-                      "click-button optio/training\n"
-                      "click-button Private\n"
-                      "click-button Create match\n"
-                      "wait screen match\n"
-                      "wait message dice commitment\n"
-                      "frames 3\nscreenshot share.png\nquit\n");
+  testing::write_file(dir + "/script.txt", register_by_clicks("alice") +
+                                               "wait button optio/training\n"
+                                               "click-button optio/training\n"
+                                               "click-button Private\n"
+                                               "click-button Create match\n"
+                                               "wait screen match\n"
+                                               "wait message dice commitment\n"
+                                               "frames 3\nscreenshot share.png\nquit\n");
   ASSERT_EQ(testing::run_client(dir, {"--server", server.ws_url(), "--script", dir + "/script.txt",
                                       "--exit-after", "100"}),
             0)

@@ -116,6 +116,18 @@ std::string dir_for(const std::string& name) {
   return testing::make_temp_dir("castra-client-" + name);
 }
 
+std::string register_by_clicks(const std::string& name) {
+  return "wait connected\n"
+         "click-button name\ntype " +
+         name +
+         "\n"
+         "click-button password\ntype " +
+         name +
+         "-password\n"
+         "click-button Register\n"
+         "wait screen lobby\n";
+}
+
 std::string log_of(const std::string& dir) {
   return testing::read_file(dir + "/client.log");
 }

@@ -153,6 +153,9 @@ std::pair<Seat*, v1::MatchUpdate> deploy_both(Seat& a, v1::MatchUpdate first_a, 
 // A fresh directory for one client run, and the log castra-client wrote there.
 std::string dir_for(const std::string& name);
 std::string log_of(const std::string& dir);
+// The start of a client script: connect, register `name` (password `name`-password) by clicks
+// and wait for the lobby.
+std::string register_by_clicks(const std::string& name);
 // Who holds a STAND! hex in a picture: its side, or nothing.
 std::optional<v1::Side> holder(const v1::Snapshot& snap, const v1::Coord& hex);
 // Pixels of either side's counter colour within `reach` hex sizes of a hex's centre.
