@@ -93,6 +93,21 @@ struct Run {
   }
 };
 
+// The late acks as "at:late" pairs ("12.31s:95ms ..."), and how many there were.
+void add_slow_acks(Report& r, const std::string& key, const MatchStats& s) {
+  std::string series;
+  char item[48];
+  for (const SlowAck& a : s.slow) {
+    std::snprintf(item, sizeof item, "%s%.2fs:%.0fms", series.empty() ? "" : " ", a.at_s,
+                  static_cast<double>(a.micros) / 1000.0);
+    series += item;
+  }
+  r.number(key + "_slow", static_cast<double>(s.slow_count),
+           "acks later than " + std::to_string(MatchStats::kSlowMicros / 1000) + " ms");
+  r.text(key + "_slow_at", series.empty() ? "-" : series,
+         "  when they were due (from the span's start) and how late");
+}
+
 void add_match_figures(Report& r, const MatchStats& s, double seconds, std::uint64_t backlog,
                        std::uint64_t in_flight, std::size_t spectators) {
   r.number("commands_scheduled", static_cast<double>(s.scheduled), "commands scheduled");
@@ -110,6 +125,7 @@ void add_match_figures(Report& r, const MatchStats& s, double seconds, std::uint
            s.sent > 0 ? static_cast<double>(s.submit_bytes) / static_cast<double>(s.sent) : 0,
            "mean SubmitCommand frame (bytes)");
   r.latency("ack", s.ack, "submit -> CommandResult");
+  add_slow_acks(r, "ack", s);
   r.latency("opponent", s.opponent, "submit -> opponent's update");
   r.latency("spectator", s.spectator, "submit -> spectator's update");
   r.number("board_refreshes", static_cast<double>(s.refresh.count()),
@@ -341,6 +357,8 @@ int run_flood(Flags& flags) {
               r.latency("flood_ack", under->ack, "beside the flood: submit -> CommandResult");
               r.number("ack_p99_ratio", base > 0 ? bad / base : 0,
                        "p99 beside the flood over p99 alone (the bound: 2)");
+              add_slow_acks(r, "baseline_ack", *baseline);
+              add_slow_acks(r, "flood_ack", *under);
               r.latency("baseline_opponent", baseline->opponent, "alone: submit -> opponent");
               r.latency("flood_opponent", under->opponent, "beside the flood: submit -> opponent");
               r.number("baseline_commands_per_s", baseline->acked / flags.seconds,

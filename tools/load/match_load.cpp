@@ -16,6 +16,16 @@ void MatchStats::reset() {
   *this = MatchStats();
 }
 
+void MatchStats::record_ack(std::chrono::steady_clock::time_point scheduled,
+                            std::chrono::steady_clock::time_point arrived) {
+  const auto late = std::chrono::duration_cast<std::chrono::microseconds>(arrived - scheduled);
+  ack.record(late.count());
+  if (late.count() <= kSlowMicros) return;
+  ++slow_count;
+  if (slow.size() < kSlowKept)
+    slow.push_back({std::chrono::duration<double>(scheduled - since).count(), late.count()});
+}
+
 namespace {
 
 std::int64_t micros(Clock::duration d) {
@@ -387,7 +397,7 @@ void MatchLoad::on_result(Slot& slot, const std::shared_ptr<Game>& game, int pla
   PlayerView& p = game->players[player];
   if (e.has_command_result()) {
     ++stats_.acked;
-    stats_.ack.record(micros(slot.players[player]->arrived() - scheduled));
+    stats_.record_ack(scheduled, slot.players[player]->arrived());
     const auto& r = e.command_result();
     if (r.accepted()) {
       ++stats_.accepted;

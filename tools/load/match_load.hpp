@@ -34,8 +34,18 @@ struct MatchLoadOptions {
   std::size_t setup_concurrency = 32;  // set-up steps in flight at once
 };
 
+// One CommandResult that came late: when in the window its command was due, and how late.
+// The p99 says how often; these say when, to set beside the server's own events (a WAL
+// checkpoint, an fsync) that a percentile cannot show.
+struct SlowAck {
+  double at_s = 0;            // the command's scheduled time, from the window's start
+  std::int64_t micros = 0;    // scheduled send -> CommandResult
+};
+
 // What one measuring window saw.
 struct MatchStats {
+  static constexpr std::int64_t kSlowMicros = 40'000;
+  static constexpr std::size_t kSlowKept = 64;  // the first ones; later ones are only counted
   Histogram ack;         // scheduled send -> CommandResult
   Histogram opponent;    // scheduled send -> the opponent's MatchUpdate with that entry
   Histogram spectator;   // scheduled send -> each spectator's MatchUpdate with that entry
@@ -51,7 +61,12 @@ struct MatchStats {
   std::uint64_t submit_bytes = 0;
   std::uint64_t requests = 0;  // every request sent during the window (refreshes too)
   std::map<std::string, std::uint64_t> errors;
+  std::vector<SlowAck> slow;  // acks over kSlowMicros, in arrival order
+  std::uint64_t slow_count = 0;
+  std::chrono::steady_clock::time_point since = std::chrono::steady_clock::now();
   void reset();
+  void record_ack(std::chrono::steady_clock::time_point scheduled,
+                  std::chrono::steady_clock::time_point arrived);
 };
 
 class MatchLoad {

@@ -108,8 +108,9 @@ void Report::number(const std::string& key, double value, const std::string& wor
   }
 }
 
-void Report::text(const std::string& key, const std::string& value) {
+void Report::text(const std::string& key, const std::string& value, const std::string& words) {
   (*fields_.mutable_fields())[key].set_string_value(value);
+  if (!words.empty()) lines_ += "  " + words + ": " + value + "\n";
 }
 
 void Report::latency(const std::string& key, const Histogram& h, const std::string& words) {

@@ -53,7 +53,7 @@ class Report {
  public:
   explicit Report(std::string mode);
   void number(const std::string& key, double value, const std::string& words = "");
-  void text(const std::string& key, const std::string& value);
+  void text(const std::string& key, const std::string& value, const std::string& words = "");
   // n, p50, p99, p99.9 and max in milliseconds, under `key`_...
   void latency(const std::string& key, const Histogram& h, const std::string& words);
   void errors(const std::map<std::string, std::uint64_t>& errors);
