@@ -122,9 +122,11 @@ void WebsocketSession<NextLayer>::on_read(beast::error_code ec, std::size_t) {
   if (ec) return finish(ec, "read");
   if (finished_) return;
   if (closing_) {
-    // Draining until the client's close frame ends the read.
+    // Once our close is under way, async_close reads (and discards) until the client's close
+    // frame: a read of ours beside it would hold the read side while a protocol error in what
+    // it reads waits for the write side async_close holds, until the close timeout.
     buffer_.consume(buffer_.size());
-    return do_read();
+    return;
   }
   if (buffer_.size() > state_->options().max_frame_bytes) {
     buffer_.consume(buffer_.size());
@@ -139,6 +141,7 @@ void WebsocketSession<NextLayer>::on_read(beast::error_code ec, std::size_t) {
   std::string frame = beast::buffers_to_string(buffer_.data());
   buffer_.consume(buffer_.size());
   state_->application().on_message(this->shared_from_this(), std::move(frame), text);
+  if (closing_) return;  // the application closed: async_close does the reading (above)
   if (queued_bytes_ >= kReadPauseBytes) return pause_reading();
   do_read();
 }

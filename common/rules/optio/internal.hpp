@@ -82,14 +82,22 @@ class Ctx {
   const Ruleset& rs;
   Board board;
   bool in_command(const Unit& u);
+  // Whether the check under way words its refusal (validate()) or only decides (allowed()).
+  bool wording() const { return wording_; }
 
  private:
+  friend std::optional<RuleError> validate(Ctx&, Side, const Command&);
+  friend bool allowed(Ctx&, Side, const Command&);
   std::array<std::optional<std::vector<bool>>, 2> in_command_;  // by unit index
+  bool wording_ = true;
 };
 
-// The rule a command breaks, or nothing. Needs no dice; decide() and legal() share it.
+// The rule a command breaks, or nothing. Needs no dice; decide() and reasons() share it.
 std::optional<RuleError> validate(Ctx& ctx, Side side, const Command& c);
 std::optional<RuleError> validate(const State& s, Side side, const Command& c);
+// Whether validate() accepts the command, decided by the same checks without wording the
+// refusal: legal() weighs every candidate this way, and its list reports no refusal.
+bool allowed(Ctx& ctx, Side side, const Command& c);
 
 // The ids of the units on the board of a side, ascending.
 std::vector<int> units_of(const State& s, Side side);

@@ -1,6 +1,9 @@
 // Optio's legal(): every command a side may give now, built by enumerating candidates and
-// keeping those that validate() accepts, so the list and decide() never disagree.
+// keeping those that validate() accepts (asked through allowed(), which runs the same checks
+// without wording refusals), so the list and decide() never disagree.
 #include <algorithm>
+#include <array>
+#include <variant>
 
 #include "common/rules/optio/game.hpp"
 #include "common/rules/optio/internal.hpp"
@@ -12,12 +15,12 @@ namespace detail {
 void advance_candidates(const Unit& u, int move, std::vector<Step>& path, int facing, Square at,
                         std::vector<std::vector<Step>>& out) {
   if (static_cast<int>(path.size()) == move) return;
-  std::vector<int> facings{facing};
-  if (u.formation == Formation::kColumn) {
-    facings.push_back(turn(facing, -1));
-    facings.push_back(turn(facing, 1));
-  }
-  for (int f : facings) {
+  // Straight on, then (a column) a quarter turn either way; an array, as this runs for every
+  // square of every path a legal list weighs.
+  const std::array<int, 3> facings{facing, turn(facing, -1), turn(facing, 1)};
+  const std::size_t turns = u.formation == Formation::kColumn ? 3 : 1;
+  for (std::size_t i = 0; i < turns; ++i) {
+    const int f = facings[i];
     const auto diag = diagonally_ahead(at, f);
     for (Square to : {diag[0], ahead(at, f), diag[1]}) {
       path.push_back({to, f});
@@ -45,22 +48,24 @@ void move_phase(detail::Ctx& ctx, Side side, Legal& out) {
     std::vector<Step> path;
     advance_candidates(u, ctx.rs.stats(u.type).move, path, u.facing, u.pos, candidates);
     for (auto& steps : candidates) {
-      cmd::Advance a{u.id, steps};
-      if (detail::validate(ctx, side, a)) continue;
-      const Square to = steps.back().to;
-      const int ahead_id = ctx.board.at(ahead(to, steps.back().facing));
+      // The candidate moves into the command and, if allowed, on into the list: no copies.
+      Command c = cmd::Advance{u.id, std::move(steps)};
+      if (!detail::allowed(ctx, side, c)) continue;
+      auto& taken = std::get<cmd::Advance>(c).steps;
+      const Square to = taken.back().to;
+      const int ahead_id = ctx.board.at(ahead(to, taken.back().facing));
       AdvanceOption opt;
       opt.charge_target = ahead_id != 0 && s.unit(ahead_id)->side != side ? ahead_id : 0;
       opt.disorders = detail::is_rough(s.terrain_at(to)) && !detail::is_agile_foot(ctx.rs, u);
-      opt.steps = std::move(steps);
+      opt.steps = std::move(taken);
       ul.advances.push_back(std::move(opt));
     }
     for (int f = 0; f < kFacings; ++f) {
-      if (!detail::validate(ctx, side, cmd::Rotate{u.id, f})) ul.rotations.push_back(f);
+      if (detail::allowed(ctx, side, cmd::Rotate{u.id, f})) ul.rotations.push_back(f);
     }
-    ul.change_formation = !detail::validate(ctx, side, cmd::ChangeFormation{u.id});
+    ul.change_formation = detail::allowed(ctx, side, cmd::ChangeFormation{u.id});
     for (const Unit& t : s.units) {
-      if (t.side != side && t.on_board() && !detail::validate(ctx, side, cmd::Shoot{u.id, t.id})) {
+      if (t.side != side && t.on_board() && detail::allowed(ctx, side, cmd::Shoot{u.id, t.id})) {
         ul.shoot_targets.push_back(t.id);
       }
     }
@@ -72,14 +77,14 @@ void move_phase(detail::Ctx& ctx, Side side, Legal& out) {
     ll.leader = l.id;
     for (const Unit& u : s.units) {
       if (u.side == side && u.on_board() &&
-          !detail::validate(ctx, side, cmd::MoveLeader{l.id, u.id})) {
+          detail::allowed(ctx, side, cmd::MoveLeader{l.id, u.id})) {
         ll.move_to.push_back(u.id);
       }
     }
-    ll.abandon = !detail::validate(ctx, side, cmd::AbandonOrders{l.id});
+    ll.abandon = detail::allowed(ctx, side, cmd::AbandonOrders{l.id});
     out.leaders.push_back(std::move(ll));
   }
-  out.end_phase = !detail::validate(ctx, side, cmd::EndPhase{});
+  out.end_phase = detail::allowed(ctx, side, cmd::EndPhase{});
 }
 
 void deployment(detail::Ctx& ctx, Side side, Legal& out) {
@@ -90,7 +95,7 @@ void deployment(detail::Ctx& ctx, Side side, Legal& out) {
     ul.unit = u.id;
     for (int row = 1; row <= s.rows; ++row) {
       for (int col = 1; col <= s.cols; ++col) {
-        if (!detail::validate(ctx, side, cmd::Deploy{u.id, {col, row}, 0, Formation::kLine})) {
+        if (detail::allowed(ctx, side, cmd::Deploy{u.id, {col, row}, 0, Formation::kLine})) {
           ul.placements.push_back({col, row});
         }
       }
@@ -107,13 +112,13 @@ void deployment(detail::Ctx& ctx, Side side, Legal& out) {
     LeaderLegal ll;
     ll.leader = l.id;
     for (const Unit& u : s.units) {
-      if (u.side == side && !detail::validate(ctx, side, cmd::PlaceLeader{l.id, u.id})) {
+      if (u.side == side && detail::allowed(ctx, side, cmd::PlaceLeader{l.id, u.id})) {
         ll.place_on.push_back(u.id);
       }
     }
     out.leaders.push_back(std::move(ll));
   }
-  out.end_deployment = !detail::validate(ctx, side, cmd::EndDeployment{});
+  out.end_deployment = detail::allowed(ctx, side, cmd::EndDeployment{});
 }
 
 void orders(const detail::Ctx& ctx, Side side, Legal& out) {

@@ -21,8 +21,12 @@ std::string unit_text(const State& s, const Unit& u) {
          square_text(u.pos);
 }
 
-std::optional<RuleError> fail(std::string rule, std::string message) {
-  return refuse(std::move(rule), std::move(message));
+// A refusal, worded only when the check is validate()'s: allowed() reads none, and wording
+// one costs strings (legal() weighs hundreds of candidates a list, most of them refused).
+template <typename Words>
+std::optional<RuleError> fail(const Ctx& c, const char* rule, Words&& words) {
+  if (!c.wording()) return RuleError{};
+  return refuse(rule, std::string(words()));
 }
 
 }  // namespace
@@ -296,44 +300,53 @@ namespace {
 
 // ---- lookups with refusals --------------------------------------------------------------
 
-std::optional<RuleError> own_unit(const State& s, Side side, int id, const Unit*& out,
+std::optional<RuleError> own_unit(const Ctx& c, Side side, int id, const Unit*& out,
                                   const char* rule) {
-  out = s.unit(id);
-  if (out == nullptr) return fail(rule, "there is no unit " + std::to_string(id));
-  if (out->side != side) return fail(rule, "unit " + std::to_string(id) + " is not yours");
+  out = c.s.unit(id);
+  if (out == nullptr)
+    return fail(c, rule, [&] { return "there is no unit " + std::to_string(id); });
+  if (out->side != side)
+    return fail(c, rule, [&] { return "unit " + std::to_string(id) + " is not yours"; });
   return std::nullopt;
 }
 
-std::optional<RuleError> own_unit_on_board(const State& s, Side side, int id, const Unit*& out,
+std::optional<RuleError> own_unit_on_board(const Ctx& c, Side side, int id, const Unit*& out,
                                            const char* rule) {
-  if (auto e = own_unit(s, side, id, out, rule)) return e;
-  if (out->routed) return fail(rule, "unit " + std::to_string(id) + " has routed");
-  if (!out->placed) return fail(rule, "unit " + std::to_string(id) + " is not deployed");
+  if (auto e = own_unit(c, side, id, out, rule)) return e;
+  if (out->routed)
+    return fail(c, rule, [&] { return "unit " + std::to_string(id) + " has routed"; });
+  if (!out->placed)
+    return fail(c, rule, [&] { return "unit " + std::to_string(id) + " is not deployed"; });
   return std::nullopt;
 }
 
-std::optional<RuleError> own_leader(const State& s, Side side, int id, const Leader*& out,
+std::optional<RuleError> own_leader(const Ctx& c, Side side, int id, const Leader*& out,
                                     const char* rule) {
-  out = s.leader(id);
-  if (out == nullptr) return fail(rule, "there is no leader " + std::to_string(id));
-  if (out->side != side) return fail(rule, "leader " + std::to_string(id) + " is not yours");
+  out = c.s.leader(id);
+  if (out == nullptr)
+    return fail(c, rule, [&] { return "there is no leader " + std::to_string(id); });
+  if (out->side != side)
+    return fail(c, rule, [&] { return "leader " + std::to_string(id) + " is not yours"; });
   if (out->status == LeaderStatus::kKilled)
-    return fail(rule, "leader " + std::to_string(id) + " has been killed");
+    return fail(c, rule, [&] { return "leader " + std::to_string(id) + " has been killed"; });
   if (out->status == LeaderStatus::kGone)
-    return fail(rule, "leader " + std::to_string(id) + " has left the game");
+    return fail(c, rule, [&] { return "leader " + std::to_string(id) + " has left the game"; });
   return std::nullopt;
 }
 
-std::optional<RuleError> in_phase(const State& s, Side side, Phase want) {
-  if (s.phase == Phase::kOver) return fail("optio.9.over", "the game is over");
+std::optional<RuleError> in_phase(const Ctx& c, Side side, Phase want) {
+  const State& s = c.s;
+  if (s.phase == Phase::kOver) return fail(c, "optio.9.over", [&] { return "the game is over"; });
   if (s.phase != want) {
-    return fail("optio.2.sequence", "this is the " + std::string(phase_name(s.phase)) +
-                                        " phase, not the " + std::string(phase_name(want)) +
-                                        " phase");
+    return fail(c, "optio.2.sequence", [&] {
+      return "this is the " + std::string(phase_name(s.phase)) + " phase, not the " +
+             std::string(phase_name(want)) + " phase";
+    });
   }
   if ((want == Phase::kMove || want == Phase::kDeployment) && s.active != side) {
-    return fail("optio.2.sequence",
-                "it is " + side_name(s.active) + "'s " + std::string(phase_name(want)) + " phase");
+    return fail(c, "optio.2.sequence", [&] {
+      return "it is " + side_name(s.active) + "'s " + std::string(phase_name(want)) + " phase";
+    });
   }
   return std::nullopt;
 }
@@ -342,60 +355,68 @@ std::optional<RuleError> in_phase(const State& s, Side side, Phase want) {
 
 std::optional<RuleError> check(Ctx& c, Side side, const cmd::Deploy& d) {
   const State& s = c.s;
-  if (auto e = in_phase(s, side, Phase::kDeployment)) return e;
+  if (auto e = in_phase(c, side, Phase::kDeployment)) return e;
   const Unit* u = nullptr;
-  if (auto e = own_unit(s, side, d.unit, u, "optio.2.deployment")) return e;
-  if (!s.on_board(d.at)) return fail("optio.2.deployment", square_text(d.at) + " is off the board");
+  if (auto e = own_unit(c, side, d.unit, u, "optio.2.deployment")) return e;
+  if (!s.on_board(d.at))
+    return fail(c, "optio.2.deployment", [&] { return square_text(d.at) + " is off the board"; });
   if (!s.zones[static_cast<std::size_t>(index(side))].contains(d.at)) {
-    return fail("optio.2.deployment", square_text(d.at) + " is outside your deployment zone");
+    return fail(c, "optio.2.deployment",
+                [&] { return square_text(d.at) + " is outside your deployment zone"; });
   }
   const int there = c.board.at(d.at);
   if (there != 0 && there != u->id) {
-    return fail("optio.2.deployment", square_text(d.at) + " is occupied");
+    return fail(c, "optio.2.deployment", [&] { return square_text(d.at) + " is occupied"; });
   }
   const Terrain t = s.terrain_at(d.at);
   if (!may_enter(c.rs, *u, t)) {
-    return fail("optio.5.terrain", std::string(unit_type_name(u->type)) + " may not stand in " +
-                                       std::string(terrain_name(t)));
+    return fail(c, "optio.5.terrain", [&] {
+      return std::string(unit_type_name(u->type)) + " may not stand in " +
+             std::string(terrain_name(t));
+    });
   }
   if (!valid_facing(d.facing)) {
-    return fail("optio.2.deployment", "facing " + std::to_string(d.facing) + " is not 0..3");
+    return fail(c, "optio.2.deployment",
+                [&] { return "facing " + std::to_string(d.facing) + " is not 0..3"; });
   }
   if (d.formation == Formation::kColumn && !can_form_column(c.rs, *u)) {
-    return fail("optio.5.formation", std::string(unit_type_name(u->type)) +
-                                         (u->bases == 1 ? " of 1 base" : "") +
-                                         " may not form column");
+    return fail(c, "optio.5.formation", [&] {
+      return std::string(unit_type_name(u->type)) + (u->bases == 1 ? " of 1 base" : "") +
+             " may not form column";
+    });
   }
   return std::nullopt;
 }
 
 std::optional<RuleError> check(Ctx& c, Side side, const cmd::PlaceLeader& p) {
   const State& s = c.s;
-  if (auto e = in_phase(s, side, Phase::kDeployment)) return e;
+  if (auto e = in_phase(c, side, Phase::kDeployment)) return e;
   const Leader* l = nullptr;
-  if (auto e = own_leader(s, side, p.leader, l, "optio.2.deployment")) return e;
+  if (auto e = own_leader(c, side, p.leader, l, "optio.2.deployment")) return e;
   const Unit* u = nullptr;
-  if (auto e = own_unit_on_board(s, side, p.unit, u, "optio.3.leader")) return e;
+  if (auto e = own_unit_on_board(c, side, p.unit, u, "optio.3.leader")) return e;
   if (!may_stand_with(s, *l, *u)) {
-    return fail("optio.3.leader", "leader " + std::to_string(l->id) + " leads command " +
-                                      std::to_string(l->command) + "; unit " +
-                                      std::to_string(u->id) + " is of command " +
-                                      std::to_string(u->command));
+    return fail(c, "optio.3.leader", [&] {
+      return "leader " + std::to_string(l->id) + " leads command " + std::to_string(l->command) +
+             "; unit " + std::to_string(u->id) + " is of command " + std::to_string(u->command);
+    });
   }
   return std::nullopt;
 }
 
 std::optional<RuleError> check(Ctx& c, Side side, const cmd::EndDeployment&) {
   const State& s = c.s;
-  if (auto e = in_phase(s, side, Phase::kDeployment)) return e;
+  if (auto e = in_phase(c, side, Phase::kDeployment)) return e;
   for (const Unit& u : s.units) {
     if (u.side == side && !u.placed) {
-      return fail("optio.2.deployment", "unit " + std::to_string(u.id) + " is not deployed yet");
+      return fail(c, "optio.2.deployment",
+                  [&] { return "unit " + std::to_string(u.id) + " is not deployed yet"; });
     }
   }
   for (const Leader& l : s.leaders) {
     if (l.side == side && l.active() && l.unit == 0) {
-      return fail("optio.2.deployment", "leader " + std::to_string(l.id) + " is not placed yet");
+      return fail(c, "optio.2.deployment",
+                  [&] { return "leader " + std::to_string(l.id) + " is not placed yet"; });
     }
   }
   return std::nullopt;
@@ -405,38 +426,50 @@ std::optional<RuleError> check(Ctx& c, Side side, const cmd::EndDeployment&) {
 
 std::optional<RuleError> check(Ctx& c, Side side, const cmd::SubmitOrders& o) {
   const State& s = c.s;
-  if (auto e = in_phase(s, side, Phase::kOrders)) return e;
+  if (auto e = in_phase(c, side, Phase::kOrders)) return e;
   if (s.orders_submitted[static_cast<std::size_t>(index(side))]) {
-    return fail("optio.2.orders", "your orders card is already in");
+    return fail(c, "optio.2.orders", [&] { return "your orders card is already in"; });
   }
   const char* rule = "optio.2.orders";
   for (std::size_t i = 0; i < o.paths.size(); ++i) {
     const OrdersPath& p = o.paths[i];
     const Leader* l = nullptr;
-    if (auto e = own_leader(s, side, p.leader, l, rule)) return e;
-    const std::string who = "leader " + std::to_string(l->id);
-    if (l->general) return fail(rule, who + " is the general; the general has no orders path");
+    if (auto e = own_leader(c, side, p.leader, l, rule)) return e;
+    const auto who = [&] { return "leader " + std::to_string(l->id); };
+    if (l->general)
+      return fail(c, rule,
+                  [&] { return who() + " is the general; the general has no orders path"; });
     for (std::size_t j = 0; j < i; ++j) {
-      if (o.paths[j].leader == p.leader) return fail(rule, "two paths for " + who);
+      if (o.paths[j].leader == p.leader)
+        return fail(c, rule, [&] { return "two paths for " + who(); });
     }
-    if (p.squares.empty()) return fail(rule, "the path for " + who + " is empty");
+    if (p.squares.empty())
+      return fail(c, rule, [&] { return "the path for " + who() + " is empty"; });
     if (static_cast<int>(p.squares.size()) > c.rs.max_path_squares) {
-      return fail(rule, "the path for " + who + " has " + std::to_string(p.squares.size()) +
-                            " squares; at most " + std::to_string(c.rs.max_path_squares));
+      return fail(c, rule, [&] {
+        return "the path for " + who() + " has " + std::to_string(p.squares.size()) +
+               " squares; at most " + std::to_string(c.rs.max_path_squares);
+      });
     }
     const Square start = s.unit(l->unit)->pos;
     if (p.squares.front() != start) {
-      return fail(rule, "the path for " + who + " starts at " + square_text(p.squares.front()) +
-                            "; he stands on " + square_text(start));
+      return fail(c, rule, [&] {
+        return "the path for " + who() + " starts at " + square_text(p.squares.front()) +
+               "; he stands on " + square_text(start);
+      });
     }
     for (std::size_t k = 0; k < p.squares.size(); ++k) {
       const Square q = p.squares[k];
       if (!s.on_board(q)) {
-        return fail(rule, "the path for " + who + " leaves the board at " + square_text(q));
+        return fail(c, rule, [&] {
+          return "the path for " + who() + " leaves the board at " + square_text(q);
+        });
       }
       if (k > 0 && !king_adjacent(p.squares[k - 1], q)) {
-        return fail(rule, "the path for " + who + ": " + square_text(q) + " is not next to " +
-                              square_text(p.squares[k - 1]));
+        return fail(c, rule, [&] {
+          return "the path for " + who() + ": " + square_text(q) + " is not next to " +
+                 square_text(p.squares[k - 1]);
+        });
       }
     }
   }
@@ -445,7 +478,8 @@ std::optional<RuleError> check(Ctx& c, Side side, const cmd::SubmitOrders& o) {
     const bool given = std::any_of(o.paths.begin(), o.paths.end(),
                                    [&](const OrdersPath& p) { return p.leader == l.id; });
     if (!given) {
-      return fail(rule, "subcommander " + std::to_string(l.id) + " needs an orders path");
+      return fail(c, rule,
+                  [&] { return "subcommander " + std::to_string(l.id) + " needs an orders path"; });
     }
   }
   return std::nullopt;
@@ -455,19 +489,21 @@ std::optional<RuleError> check(Ctx& c, Side side, const cmd::SubmitOrders& o) {
 
 std::optional<RuleError> may_move_now(Ctx& c, const Unit& u, const char* what) {
   if (u.moved_this_turn) {
-    return fail("optio.5.once", unit_text(c.s, u) + " has already moved this turn");
+    return fail(c, "optio.5.once",
+                [&] { return unit_text(c.s, u) + " has already moved this turn"; });
   }
   if (!c.in_command(u) && u.moved_last_turn) {
-    return fail("optio.3.out_of_command",
-                unit_text(c.s, u) + " is out of command and moved last turn; it may not " + what +
-                    " in two turns running");
+    return fail(c, "optio.3.out_of_command", [&] {
+      return unit_text(c.s, u) + " is out of command and moved last turn; it may not " + what +
+             " in two turns running";
+    });
   }
   return std::nullopt;
 }
 
 // Checks a subcommander's move to `to` against his orders. `carried`: his unit's advance
 // moves him, not his own move. The message names only his own side's path.
-std::optional<RuleError> orders_allow(const Leader& l, Square to, bool carried) {
+std::optional<RuleError> orders_allow(const Ctx& c, const Leader& l, Square to, bool carried) {
   if (!bound_by_orders(l)) return std::nullopt;
   const int p = progress_after(l, to);
   const Square prog = l.path[static_cast<std::size_t>(p)];
@@ -476,80 +512,91 @@ std::optional<RuleError> orders_allow(const Leader& l, Square to, bool carried) 
   const std::string where = carried ? "the advance would carry subcommander " +
                                           std::to_string(l.id) + " to " + square_text(to) + ","
                                     : square_text(to) + " is";
-  return fail("optio.4.orders", "orders: " + where + " " + std::to_string(d) +
-                                    " squares from your progress square " + square_text(prog) +
-                                    "; range is " + std::to_string(l.range));
+  return fail(c, "optio.4.orders", [&] {
+    return "orders: " + where + " " + std::to_string(d) + " squares from your progress square " +
+           square_text(prog) + "; range is " + std::to_string(l.range);
+  });
 }
 
 std::optional<RuleError> check(Ctx& c, Side side, const cmd::Advance& a) {
   const State& s = c.s;
-  if (auto e = in_phase(s, side, Phase::kMove)) return e;
+  if (auto e = in_phase(c, side, Phase::kMove)) return e;
   const Unit* u = nullptr;
-  if (auto e = own_unit_on_board(s, side, a.unit, u, "optio.5.advance")) return e;
+  if (auto e = own_unit_on_board(c, side, a.unit, u, "optio.5.advance")) return e;
   const UnitStats& st = c.rs.stats(u->type);
-  const std::string name(st.name);
-  if (a.steps.empty()) return fail("optio.5.advance", "an advance needs at least one square");
+  if (a.steps.empty())
+    return fail(c, "optio.5.advance", [&] { return "an advance needs at least one square"; });
   if (static_cast<int>(a.steps.size()) > st.move) {
-    return fail("optio.5.advance", name + " advance " + std::to_string(st.move) +
-                                       (st.move == 1 ? " square" : " squares") + "; that path is " +
-                                       std::to_string(a.steps.size()));
+    return fail(c, "optio.5.advance", [&] {
+      return std::string(st.name) + " advance " + std::to_string(st.move) +
+             (st.move == 1 ? " square" : " squares") + "; that path is " +
+             std::to_string(a.steps.size());
+    });
   }
   if (auto e = may_move_now(c, *u, "move")) return e;
   if (engaged(s, c.board, *u)) {
-    return fail("optio.5.contact",
-                unit_text(s, *u) + " is in contact; it fights in the melee phase");
+    return fail(c, "optio.5.contact",
+                [&] { return unit_text(s, *u) + " is in contact; it fights in the melee phase"; });
   }
   Square at = u->pos;
   int facing = u->facing;
   for (std::size_t i = 0; i < a.steps.size(); ++i) {
     const Step& st_i = a.steps[i];
     if (!valid_facing(st_i.facing)) {
-      return fail("optio.5.advance", "facing " + std::to_string(st_i.facing) + " is not 0..3");
+      return fail(c, "optio.5.advance",
+                  [&] { return "facing " + std::to_string(st_i.facing) + " is not 0..3"; });
     }
     if (st_i.facing != facing) {
       if (u->formation == Formation::kLine) {
-        return fail("optio.5.rotate", "a unit in line advances without turning; rotate it instead");
+        return fail(c, "optio.5.rotate",
+                    [&] { return "a unit in line advances without turning; rotate it instead"; });
       }
       if (st_i.facing != turn(facing, 1) && st_i.facing != turn(facing, -1)) {
-        return fail("optio.5.rotate", "a column turns 90 degrees at most before each step");
+        return fail(c, "optio.5.rotate",
+                    [&] { return "a column turns 90 degrees at most before each step"; });
       }
     }
     if (i > 0 && is_rough(s.terrain_at(at))) {
-      return fail("optio.5.terrain", "entering " + std::string(terrain_name(s.terrain_at(at))) +
-                                         " at " + square_text(at) + " ends the move");
+      return fail(c, "optio.5.terrain", [&] {
+        return "entering " + std::string(terrain_name(s.terrain_at(at))) + " at " +
+               square_text(at) + " ends the move";
+      });
     }
     if (!is_forward_step(at, st_i.facing, st_i.to)) {
-      return fail(
-          "optio.5.advance",
-          square_text(st_i.to) + " is not straight or diagonally ahead of " + square_text(at));
+      return fail(c, "optio.5.advance", [&] {
+        return square_text(st_i.to) + " is not straight or diagonally ahead of " + square_text(at);
+      });
     }
     if (!s.on_board(st_i.to)) {
-      return fail("optio.5.advance", square_text(st_i.to) + " is off the board");
+      return fail(c, "optio.5.advance", [&] { return square_text(st_i.to) + " is off the board"; });
     }
     const Terrain t = s.terrain_at(st_i.to);
     if (!may_enter(c.rs, *u, t)) {
-      return fail("optio.5.terrain", name + " may not enter " + std::string(terrain_name(t)) +
-                                         " at " + square_text(st_i.to));
+      return fail(c, "optio.5.terrain", [&] {
+        return std::string(st.name) + " may not enter " + std::string(terrain_name(t)) + " at " +
+               square_text(st_i.to);
+      });
     }
     if (!c.board.empty(st_i.to)) {
-      return fail("optio.5.advance", square_text(st_i.to) + " is occupied");
+      return fail(c, "optio.5.advance", [&] { return square_text(st_i.to) + " is occupied"; });
     }
     at = st_i.to;
     facing = st_i.facing;
   }
   const bool in_cmd = c.in_command(*u);
   if (!in_cmd && a.steps.size() > 1) {
-    return fail("optio.3.out_of_command",
-                unit_text(s, *u) + " is out of command; it may move only one square");
+    return fail(c, "optio.3.out_of_command", [&] {
+      return unit_text(s, *u) + " is out of command; it may move only one square";
+    });
   }
   const int ahead_id = c.board.at(ahead(at, facing));
   const bool charge = ahead_id != 0 && s.unit(ahead_id)->side != side;
   if (charge && !in_cmd) {
-    return fail("optio.3.out_of_command",
-                unit_text(s, *u) + " is out of command; it may not charge");
+    return fail(c, "optio.3.out_of_command",
+                [&] { return unit_text(s, *u) + " is out of command; it may not charge"; });
   }
   for (int lid : leaders_with(s, u->id)) {
-    if (auto e = orders_allow(*s.leader(lid), at, true)) {
+    if (auto e = orders_allow(c, *s.leader(lid), at, true)) {
       return e;
     }
   }
@@ -557,116 +604,135 @@ std::optional<RuleError> check(Ctx& c, Side side, const cmd::Advance& a) {
 }
 
 std::optional<RuleError> check(Ctx& c, Side side, const cmd::Rotate& r) {
-  const State& s = c.s;
-  if (auto e = in_phase(s, side, Phase::kMove)) return e;
+  if (auto e = in_phase(c, side, Phase::kMove)) return e;
   const Unit* u = nullptr;
-  if (auto e = own_unit_on_board(s, side, r.unit, u, "optio.5.rotate")) return e;
+  if (auto e = own_unit_on_board(c, side, r.unit, u, "optio.5.rotate")) return e;
   if (r.facing != turn(u->facing, 1) && r.facing != turn(u->facing, -1)) {
-    return fail("optio.5.rotate", "a unit rotates 90 degrees: from facing " +
-                                      std::to_string(u->facing) + " to " +
-                                      std::to_string(turn(u->facing, -1)) + " or " +
-                                      std::to_string(turn(u->facing, 1)));
+    return fail(c, "optio.5.rotate", [&] {
+      return "a unit rotates 90 degrees: from facing " + std::to_string(u->facing) + " to " +
+             std::to_string(turn(u->facing, -1)) + " or " + std::to_string(turn(u->facing, 1));
+    });
   }
   return may_move_now(c, *u, "move");
 }
 
 std::optional<RuleError> check(Ctx& c, Side side, const cmd::ChangeFormation& f) {
-  const State& s = c.s;
-  if (auto e = in_phase(s, side, Phase::kMove)) return e;
+  if (auto e = in_phase(c, side, Phase::kMove)) return e;
   const Unit* u = nullptr;
-  if (auto e = own_unit_on_board(s, side, f.unit, u, "optio.5.formation")) return e;
+  if (auto e = own_unit_on_board(c, side, f.unit, u, "optio.5.formation")) return e;
   if (u->formation == Formation::kLine && !can_form_column(c.rs, *u)) {
-    return fail("optio.5.formation", std::string(unit_type_name(u->type)) +
-                                         (u->bases == 1 ? " of 1 base" : "") +
-                                         " may not form column");
+    return fail(c, "optio.5.formation", [&] {
+      return std::string(unit_type_name(u->type)) + (u->bases == 1 ? " of 1 base" : "") +
+             " may not form column";
+    });
   }
   return may_move_now(c, *u, "move");
 }
 
 std::optional<RuleError> check(Ctx& c, Side side, const cmd::Shoot& sh) {
   const State& s = c.s;
-  if (auto e = in_phase(s, side, Phase::kMove)) return e;
+  if (auto e = in_phase(c, side, Phase::kMove)) return e;
   const Unit* u = nullptr;
-  if (auto e = own_unit_on_board(s, side, sh.unit, u, "optio.7.shoot")) return e;
+  if (auto e = own_unit_on_board(c, side, sh.unit, u, "optio.7.shoot")) return e;
   const UnitStats& st = c.rs.stats(u->type);
-  if (st.shoot == 0) return fail("optio.7.shoot", std::string(st.name) + " do not shoot");
+  if (st.shoot == 0)
+    return fail(c, "optio.7.shoot", [&] { return std::string(st.name) + " do not shoot"; });
   if (u->shot_this_phase)
-    return fail("optio.7.shoot", unit_text(s, *u) + " has already shot this phase");
+    return fail(c, "optio.7.shoot",
+                [&] { return unit_text(s, *u) + " has already shot this phase"; });
   if (u->charged_this_phase)
-    return fail("optio.7.shoot", unit_text(s, *u) + " charged; it may not shoot after a charge");
+    return fail(c, "optio.7.shoot",
+                [&] { return unit_text(s, *u) + " charged; it may not shoot after a charge"; });
   if (engaged(s, c.board, *u))
-    return fail("optio.7.shoot", unit_text(s, *u) + " is in contact and may not shoot");
+    return fail(c, "optio.7.shoot",
+                [&] { return unit_text(s, *u) + " is in contact and may not shoot"; });
   const Unit* t = s.unit(sh.target);
   if (t == nullptr || !t->on_board()) {
-    return fail("optio.7.shoot", "there is no unit " + std::to_string(sh.target) + " on the board");
+    return fail(c, "optio.7.shoot",
+                [&] { return "there is no unit " + std::to_string(sh.target) + " on the board"; });
   }
   if (t->side == side)
-    return fail("optio.7.shoot", "unit " + std::to_string(t->id) + " is your own");
+    return fail(c, "optio.7.shoot",
+                [&] { return "unit " + std::to_string(t->id) + " is your own"; });
   if (!in_arc(u->pos, u->facing, st.range, t->pos)) {
-    return fail("optio.7.shoot", square_text(t->pos) + " is not within " + std::string(st.name) +
-                                     " range " + std::to_string(st.range) +
-                                     " straight or diagonally ahead");
+    return fail(c, "optio.7.shoot", [&] {
+      return square_text(t->pos) + " is not within " + std::string(st.name) + " range " +
+             std::to_string(st.range) + " straight or diagonally ahead";
+    });
   }
   return std::nullopt;
 }
 
 std::optional<RuleError> check(Ctx& c, Side side, const cmd::MoveLeader& m) {
   const State& s = c.s;
-  if (auto e = in_phase(s, side, Phase::kMove)) return e;
+  if (auto e = in_phase(c, side, Phase::kMove)) return e;
   const Leader* l = nullptr;
-  if (auto e = own_leader(s, side, m.leader, l, "optio.3.leader")) return e;
+  if (auto e = own_leader(c, side, m.leader, l, "optio.3.leader")) return e;
   if (l->moved_this_phase)
-    return fail("optio.3.leader",
-                "leader " + std::to_string(l->id) + " has already moved this phase");
+    return fail(c, "optio.3.leader", [&] {
+      return "leader " + std::to_string(l->id) + " has already moved this phase";
+    });
   const Unit* u = nullptr;
-  if (auto e = own_unit_on_board(s, side, m.unit, u, "optio.3.leader")) return e;
+  if (auto e = own_unit_on_board(c, side, m.unit, u, "optio.3.leader")) return e;
   if (u->id == l->unit)
-    return fail("optio.3.leader", "leader " + std::to_string(l->id) + " is already with unit " +
-                                      std::to_string(u->id));
+    return fail(c, "optio.3.leader", [&] {
+      return "leader " + std::to_string(l->id) + " is already with unit " + std::to_string(u->id);
+    });
   if (!may_stand_with(s, *l, *u)) {
-    return fail("optio.3.leader",
-                "leader " + std::to_string(l->id) + " must end with a unit of command " +
-                    std::to_string(l->command) + "; unit " + std::to_string(u->id) +
-                    " is of command " + std::to_string(u->command));
+    return fail(c, "optio.3.leader", [&] {
+      return "leader " + std::to_string(l->id) + " must end with a unit of command " +
+             std::to_string(l->command) + "; unit " + std::to_string(u->id) + " is of command " +
+             std::to_string(u->command);
+    });
   }
   const Square from = s.unit(l->unit)->pos;
   const int d = distance(from, u->pos);
   if (d > c.rs.leader_move) {
-    return fail("optio.3.leader", "a leader moves " + std::to_string(c.rs.leader_move) +
-                                      " squares; " + square_text(u->pos) + " is " +
-                                      std::to_string(d) + " from " + square_text(from));
+    return fail(c, "optio.3.leader", [&] {
+      return "a leader moves " + std::to_string(c.rs.leader_move) + " squares; " +
+             square_text(u->pos) + " is " + std::to_string(d) + " from " + square_text(from);
+    });
   }
-  return orders_allow(*l, u->pos, false);
+  return orders_allow(c, *l, u->pos, false);
 }
 
 std::optional<RuleError> check(Ctx& c, Side side, const cmd::AbandonOrders& a) {
   const State& s = c.s;
-  if (auto e = in_phase(s, side, Phase::kMove)) return e;
+  if (auto e = in_phase(c, side, Phase::kMove)) return e;
   const Leader* l = nullptr;
-  if (auto e = own_leader(s, side, a.leader, l, "optio.4.abandon")) return e;
-  if (l->general) return fail("optio.4.abandon", "the general has no orders to abandon");
+  if (auto e = own_leader(c, side, a.leader, l, "optio.4.abandon")) return e;
+  if (l->general)
+    return fail(c, "optio.4.abandon", [&] { return "the general has no orders to abandon"; });
   if (l->abandoned)
-    return fail("optio.4.abandon",
-                "leader " + std::to_string(l->id) + " has already abandoned his orders");
+    return fail(c, "optio.4.abandon", [&] {
+      return "leader " + std::to_string(l->id) + " has already abandoned his orders";
+    });
   for (int id : chain(s, c.board, *l)) {
     const Unit* u = s.unit(id);
     for (const Unit& v : s.units) {
       if (v.on_board() && v.side != side && king_adjacent(u->pos, v.pos)) return std::nullopt;
     }
   }
-  return fail("optio.4.abandon", "orders may be abandoned only once a unit leader " +
-                                     std::to_string(l->id) +
-                                     " puts in command is next to an enemy unit");
+  return fail(c, "optio.4.abandon", [&] {
+    return "orders may be abandoned only once a unit leader " + std::to_string(l->id) +
+           " puts in command is next to an enemy unit";
+  });
 }
 
 std::optional<RuleError> check(Ctx& c, Side side, const cmd::EndPhase&) {
-  return in_phase(c.s, side, Phase::kMove);
+  return in_phase(c, side, Phase::kMove);
 }
 
 }  // namespace
 
 std::optional<RuleError> validate(Ctx& ctx, Side side, const Command& c) {
+  ctx.wording_ = true;
   return std::visit([&](const auto& x) { return check(ctx, side, x); }, c);
+}
+
+bool allowed(Ctx& ctx, Side side, const Command& c) {
+  ctx.wording_ = false;
+  return !std::visit([&](const auto& x) { return check(ctx, side, x); }, c);
 }
 
 std::optional<RuleError> validate(const State& s, Side side, const Command& c) {
