@@ -114,6 +114,11 @@ std::optional<store::MatchRow> ServerApp::find(const std::string& match_id) {
   return lobby_->find(match_id);
 }
 
+std::optional<Failure> ServerApp::elsewhere(const store::MatchRow& row) {
+  if (!options_.placement || play_.find(row.id)) return std::nullopt;
+  return options_.placement(row.id);
+}
+
 void ServerApp::refuse(const std::shared_ptr<net::Connection>& connection, std::uint64_t request_id,
                        const Failure& failure) {
   metrics_.error(static_cast<int>(failure.code));
