@@ -26,6 +26,7 @@
 #include "server/notify/targets.hpp"
 #include "server/postgres/migrate_store.hpp"
 #include "server/postgres/pg_cluster.hpp"
+#include "server/postgres/pg_notices.hpp"
 #include "server/ratings/rating_store.hpp"
 #include "server/runtime/runtime.hpp"
 #include "server/store/backup.hpp"
@@ -457,6 +458,23 @@ int main(int argc, char** argv) {
     castra::server::ServerApp application(
         flags.app, make_stores, castra::lobby::Scenarios::load(flags.scenarios_dir), play, clock,
         castra::campaign_server::Definitions::load(flags.scenarios_dir));
+    // Another node's lobby changes and "your move" notices, for this node's connections.
+    std::unique_ptr<castra::postgres::PgListener> listener;
+    if (leases) {
+      auto hook = [&application](const castra::postgres::ClusterNotice& n) {
+        if (n.kind == castra::postgres::ClusterNotice::Kind::kYourMove) {
+          application.remote_your_move(n.match_id, n.account, n.deadline_ms);
+        } else {
+          application.remote_match_changed(n.match_id);
+        }
+      };
+      if (const castra::store::Status s =
+              castra::postgres::PgListener::open(flags.store_url, flags.node_id, hook, &listener);
+          !s.ok()) {
+        spdlog::error("event=database_failed store=postgresql error=\"{}\"", s.message);
+        return 2;
+      }
+    }
     // Deadlines: every match and campaign is looked at a few times a second.
     std::atomic<bool> ticking{true};
     std::thread ticker([&] {

@@ -82,6 +82,11 @@ class ServerApp final : public net::Application, public dispatch::MatchLookup {
   // The campaigns' deadlines (the server's ticker calls it every few hundred milliseconds).
   void tick();
 
+  // Cluster mode, another node's notices (LISTEN/NOTIFY), from any thread: taken to the
+  // service thread and pushed to this node's connections (Handlers::remote_*).
+  void remote_match_changed(std::string match_id);
+  void remote_your_move(std::string match_id, std::int64_t account, std::int64_t deadline_ms);
+
   // Deadline reminders outside the client: remind() from any thread.
   notify::Notifier& notifier() { return *notifier_; }
 

@@ -181,6 +181,21 @@ void Handlers::on_notice(const runtime::HostNotice& n) {
   }
 }
 
+void Handlers::remote_match_changed(const std::string& match_id) {
+  if (auto row = s_.lobby.find(match_id)) push_match_updated(*row, 0);
+}
+
+void Handlers::remote_your_move(const std::string& match_id, std::int64_t account,
+                                std::int64_t deadline_ms) {
+  v1::ServerEnvelope e;
+  e.mutable_your_move()->set_match_id(match_id);
+  e.mutable_your_move()->set_deadline_ms(deadline_ms);
+  const auto frames = frames_of(std::move(e));
+  for (Client* c : s_.clients.of_account(account)) {
+    if (auto conn = c->connection.lock()) conn->send(frames->in(conn->encoding()));
+  }
+}
+
 void Handlers::announce_ended(const std::string& match_id) {
   auto host = s_.play != nullptr ? s_.play->find(match_id) : nullptr;
   const auto record = host ? host->seen()->record : nullptr;

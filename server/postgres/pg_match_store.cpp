@@ -1,5 +1,7 @@
 #include "server/postgres/pg_match_store.hpp"
 
+#include "server/postgres/pg_notices.hpp"
+
 #include <cassert>
 #include <map>
 #include <utility>
@@ -306,8 +308,14 @@ void PgMatchStore::append(AppendRequest request, std::function<void(Status)> don
         if (leases_ && !request.create) {
           if (s = fence(tx, *leases_, request.match_id); !s.ok()) return s;
         }
+        // The other nodes hear of what this append changes in its own transaction.
+        std::optional<RowBefore> before;
+        if (leases_ && !request.create && request.match_update) {
+          before = row_before(tx, request.match_id);
+        }
         s = write_append(tx, request);
         if (s.ok() && leases_ && request.create) s = lease_new_match(tx, *leases_, request.match_id);
+        if (s.ok() && before) notify_changes(tx, leases_->node(), *before, *request.match_update);
         const bool finished =
             request.match_update && request.match_update->status == MatchStatus::kFinished;
         if (s.ok() && finished && on_finished_) s = on_finished_(tx, *request.match_update);

@@ -185,5 +185,52 @@ TEST(Cluster, APausedNodesLateAppendIsRefusedAndNothingIsAcknowledgedTwice) {
   EXPECT_TRUE(exported->has_record()) << exported->DebugString();
 }
 
+// Reads `c`'s pushes for `budget`, or until a MatchUpdated of `match_id` came when `until_updated`;
+// adds the MatchUpdated and YourMove pushes of `match_id` to the counts.
+void count_pushes(client::ProtocolClient& c, const std::string& match_id,
+                  std::chrono::milliseconds budget, bool until_updated, int* updated,
+                  int* your_moves) {
+  const auto deadline = std::chrono::steady_clock::now() + budget;
+  while (std::chrono::steady_clock::now() < deadline) {
+    std::string error;
+    auto push = c.next_push(100ms, &error);
+    if (!push) continue;
+    if (push->has_your_move() && push->your_move().match_id() == match_id) ++*your_moves;
+    if (push->has_match_updated() && push->match_updated().match().match_id() == match_id) {
+      ++*updated;
+      if (until_updated) return;
+    }
+  }
+}
+
+TEST(Cluster, LobbyChangesAndYourMoveReachPlayersOnOtherNodes) {
+  const std::string url = new_database("cluster_notices");
+  ASSERT_FALSE(url.empty());
+  Rig rig(url, 3, kLeaseMs);
+  ASSERT_TRUE(rig.started()) << rig.logs();
+  Member alice(rig, "alice", 0), bob(rig, "bob", 2);
+  ASSERT_TRUE(alice.register_account());
+  ASSERT_TRUE(bob.register_account());
+  // Each also has a connection on node 1, which hosts nothing of theirs.
+  Member alice_away(rig, "alice", 1), bob_away(rig, "bob", 1);
+  ASSERT_TRUE(alice_away.open(1));
+  ASSERT_TRUE(bob_away.open(1));
+  Game g;
+  g.players[0] = &alice;
+  g.players[1] = &bob;
+  ASSERT_FALSE(open_game(g, "stand/test").empty());
+  // Bob's join was made on node 0: alice's connection on node 1 hears of it, from node 0.
+  int updated = 0, your_moves = 0;
+  count_pushes(*alice_away.client(), g.id, 10s, true, &updated, &your_moves);
+  EXPECT_EQ(updated, 1);
+  // And whoever has to act hears "your move" there too, move after move.
+  for (int round = 0; round < 10; ++round) {
+    ASSERT_GE(play_round(g), 0);
+    for (Member* away : {&alice_away, &bob_away})
+      count_pushes(*away->client(), g.id, 100ms, false, &updated, &your_moves);
+  }
+  EXPECT_GE(your_moves, 2) << rig.logs();
+}
+
 }  // namespace
 }  // namespace castra::testing
