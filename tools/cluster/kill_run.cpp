@@ -74,7 +74,9 @@ TEST(ClusterKills, EveryAcknowledgedCommandOnceAcrossManyKills) {
     const int before = std::uniform_int_distribution<int>(1, 6)(rng);
     for (int r = 0; r < before; ++r, ++rounds) {
       for (int slot = 0; slot < 2; ++slot) {
-        if (play_round(*live[slot]) < 0) ASSERT_TRUE(open(slot));
+        if (play_round(*live[slot]) < 0) {
+          ASSERT_TRUE(open(slot));
+        }
       }
     }
     const int slot = std::uniform_int_distribution<int>(0, 1)(rng);
@@ -96,7 +98,9 @@ TEST(ClusterKills, EveryAcknowledgedCommandOnceAcrossManyKills) {
     }
     failover_ms.push_back(ms_since(killed_at));
     // The other match plays on meanwhile, wherever it is; then the node comes back.
-    if (play_round(*live[1 - slot]) < 0) ASSERT_TRUE(open(1 - slot));
+    if (play_round(*live[1 - slot]) < 0) {
+      ASSERT_TRUE(open(1 - slot));
+    }
     ASSERT_TRUE(rig.restart(victim)) << rig.node(victim).log();
     std::printf("kill %d: node-%d, match %s went on after %.0f ms\n", kills, victim,
                 moved.id.c_str(), failover_ms.back());
