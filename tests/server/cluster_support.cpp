@@ -37,6 +37,13 @@ std::string Rig::logs() const {
   return out;
 }
 
+std::string Rig::all_logs() const {
+  std::string out = past_logs_;
+  for (const auto& n : nodes_)
+    out += n->log();
+  return out;
+}
+
 int Rig::index_of(const std::string& url) const {
   for (std::size_t i = 0; i < nodes_.size(); ++i) {
     if (nodes_[i]->started() && nodes_[i]->ws_url() == url) return static_cast<int>(i);
@@ -48,6 +55,7 @@ bool Rig::restart(int i) {
   auto& n = nodes_[static_cast<std::size_t>(i)];
   n->signal(SIGKILL);
   n->wait(5s);
+  past_logs_ += n->log();
   n = std::make_unique<ServerProcess>(flags(i));
   return n->started();
 }

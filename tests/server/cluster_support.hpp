@@ -40,11 +40,14 @@ class Rig {
   // Starts node `i` again (after a kill), under the same node id.
   bool restart(int i);
   std::vector<std::string> flags(int i) const;
+  // Every node's whole log, its lives before restarts included.
+  std::string all_logs() const;
 
  private:
   std::string db_url_;
   int lease_ms_;
   std::vector<std::unique_ptr<ServerProcess>> nodes_;
+  std::string past_logs_;  // of the lives before restarts
 };
 
 // One account's connection to the cluster, following redirects.

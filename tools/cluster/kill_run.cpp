@@ -117,12 +117,10 @@ TEST(ClusterKills, EveryAcknowledgedCommandOnceAcrossManyKills) {
                                 static_cast<std::size_t>(q * static_cast<double>(failover_ms.size())))];
   };
   std::size_t takeovers = 0;
-  for (int i = 0; i < rig.size(); ++i) {
-    const std::string log = rig.node(i).log();
-    for (std::size_t at = log.find("event=match_taken_over"); at != std::string::npos;
-         at = log.find("event=match_taken_over", at + 1))
-      ++takeovers;
-  }
+  const std::string log = rig.all_logs();
+  for (std::size_t at = log.find("event=match_taken_over"); at != std::string::npos;
+       at = log.find("event=match_taken_over", at + 1))
+    ++takeovers;
   std::printf(
       "kills=%d lease_ms=%d matches=%zu acknowledged_commands=%zu rounds=%zu takeovers=%zu\n"
       "failover_ms: min=%.0f median=%.0f p90=%.0f max=%.0f\n",
