@@ -22,7 +22,8 @@ constexpr int kLeaseMs = 1500;
 std::string new_database(const std::string& name) {
   PostgresCluster& cluster = PostgresCluster::shared();
   EXPECT_TRUE(cluster.ok()) << cluster.error();
-  const std::string url = cluster.create_database(name);
+  static int made = 0;  // a fresh database each time (--gtest_repeat too)
+  const std::string url = cluster.create_database(name + "_" + std::to_string(made++));
   EXPECT_FALSE(url.empty()) << cluster.error();
   return url;
 }
