@@ -224,6 +224,8 @@ void PgCluster::take_over(bool first) {
     if (!epoch) continue;  // another node was quicker
     leases_->hold(id, *epoch);
     spdlog::info("event=match_taken_over match={} node={} epoch={}", id, leases_->node(), *epoch);
+    // A host of it still here is one closed by a failed write: the log is loaded afresh.
+    if (auto stale = runtime_.find(id); stale && stale->seen()->closed) runtime_.release(id);
     if (!runtime_.adopt(id)) leases_->forget(id);
   }
 }
