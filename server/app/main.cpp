@@ -25,6 +25,8 @@
 #include "server/net/network.hpp"
 #include "server/notify/targets.hpp"
 #include "server/postgres/migrate_store.hpp"
+#include "server/postgres/pg_cluster.hpp"
+#include "server/postgres/pg_notices.hpp"
 #include "server/ratings/rating_store.hpp"
 #include "server/runtime/runtime.hpp"
 #include "server/store/backup.hpp"
@@ -51,7 +53,22 @@ struct Flags {
   int match_threads = 1;
   double clock_speed = 1.0;
   castra::computer::ComputerOptions computers;
+  // Cluster mode (docs/operations.md, "A cluster of nodes").
+  std::string node_id;
+  std::string public_url;
+  std::int64_t lease_ms = 10000;
 };
+
+// A node id names its leases in the database: short, and nothing to quote.
+bool valid_node_id(const std::string& id) {
+  if (id.empty() || id.size() > 63) return false;
+  for (char c : id) {
+    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                    c == '-' || c == '_' || c == '.';
+    if (!ok) return false;
+  }
+  return true;
+}
 
 std::string default_scenarios_dir() {
   std::error_code ec;
@@ -71,6 +88,17 @@ void add_server_flags(CLI::App& app, Flags& flags) {
                  "Move the SQLite installation FROM (a data directory or its castra.db) into the "
                  "empty PostgreSQL database TO (postgresql://...), then exit")
       ->expected(2);
+  app.add_option("--node-id", flags.node_id,
+                 "Run as one node of a cluster on the --store database, under this id (unique "
+                 "among the nodes: letters, digits, '-', '_', '.'; a pod's name will do)");
+  app.add_option("--public-url", flags.public_url,
+                 "Where clients reach this node (ws://host:port/ws or wss://...), told to a "
+                 "client whose match this node hosts (default: ws://<address>:<port>/ws)");
+  app.add_option("--lease-ms", flags.lease_ms,
+                 "Cluster: how long a node's lease on its matches lasts unrenewed (renewed every "
+                 "third of it); after it another node takes them over")
+      ->check(CLI::Range(300, 600000))
+      ->capture_default_str();
   app.add_option("--data-dir", flags.data_dir, "Directory of the SQLite database")
       ->capture_default_str();
   app.add_option("--durability", flags.durability,
@@ -283,6 +311,22 @@ int main(int argc, char** argv) {
     return 0;
   }
   const bool on_postgres = !flags.store_url.empty();
+  const bool clustered = !flags.node_id.empty();
+  if (clustered && !on_postgres) {
+    spdlog::error(
+        "event=bad_flag flag=node-id error=\"a cluster's nodes share one PostgreSQL database: "
+        "give --store postgresql://... with --node-id\"");
+    return 2;
+  }
+  if (clustered && !valid_node_id(flags.node_id)) {
+    spdlog::error("event=bad_flag flag=node-id error=\"1 to 63 letters, digits, '-', '_', '.'\"");
+    return 2;
+  }
+  if (!clustered && (app.get_option("--public-url")->count() > 0 ||
+                     app.get_option("--lease-ms")->count() > 0)) {
+    spdlog::error("event=bad_flag flag=public-url error=\"--public-url and --lease-ms need --node-id\"");
+    return 2;
+  }
   if (on_postgres) {
     if (app.get_option("--data-dir")->count() > 0) {
       spdlog::error(
@@ -322,6 +366,8 @@ int main(int argc, char** argv) {
   // Exactly one of the two is opened; `store` and `make_stores` are the one opened.
   std::unique_ptr<castra::store::SqliteMatchStore> sqlite;
   std::unique_ptr<castra::postgres::PgMatchStore> postgresql;
+  // Cluster mode: the leases this node holds, which every append is fenced by.
+  std::shared_ptr<castra::postgres::LeaseBook> leases;
   castra::store::MatchStore* store = nullptr;
   castra::server::MakeStores make_stores;
   if (on_postgres) {
@@ -329,6 +375,10 @@ int main(int argc, char** argv) {
     options.url = flags.store_url;
     // A match is rated in the transaction that records its end (docs/ratings.md).
     options.on_finished = castra::postgres::rate_finished_match;
+    if (clustered) {
+      leases = std::make_shared<castra::postgres::LeaseBook>(flags.node_id, flags.lease_ms);
+      options.leases = leases;
+    }
     if (const castra::store::Status s = castra::postgres::PgMatchStore::open(options, &postgresql);
         !s.ok()) {
       spdlog::error("event=database_failed store=postgresql error=\"{}\"", s.message);
@@ -381,13 +431,50 @@ int main(int argc, char** argv) {
     runtime_options.on_hosted = [&computers](const std::shared_ptr<castra::runtime::MatchHost>& h) {
       computers.play(h);
     };
+    // In a cluster a node hosts only the unfinished matches it holds the lease of.
+    if (leases) {
+      runtime_options.may_host = [leases](const std::string& id) {
+        return leases->epoch_of(id).has_value();
+      };
+    }
     castra::runtime::Runtime play(*store, clock, matches_pool, runtime_options);
-    // Every unfinished match is replayed from the store before the port opens; a match whose
-    // log does not replay stays closed (logged), never a crash.
-    play.recover();
+    std::unique_ptr<castra::postgres::PgCluster> cluster;
+    if (leases) {
+      // A node takes its matches by their leases (the keeper's first round, once it listens),
+      // not all at once: the others' stay theirs.
+      if (const castra::store::Status s = castra::postgres::PgCluster::open(
+              flags.store_url, leases, *postgresql, play, &cluster);
+          !s.ok()) {
+        spdlog::error("event=database_failed store=postgresql error=\"{}\"", s.message);
+        return 2;
+      }
+      leases->set_on_lost([&play](const std::string& id) { play.release(id); });
+      flags.app.placement = [&cluster](const std::string& id) { return cluster->elsewhere(id); };
+    } else {
+      // Every unfinished match is replayed from the store before the port opens; a match whose
+      // log does not replay stays closed (logged), never a crash.
+      play.recover();
+    }
     castra::server::ServerApp application(
         flags.app, make_stores, castra::lobby::Scenarios::load(flags.scenarios_dir), play, clock,
         castra::campaign_server::Definitions::load(flags.scenarios_dir));
+    // Another node's lobby changes and "your move" notices, for this node's connections.
+    std::unique_ptr<castra::postgres::PgListener> listener;
+    if (leases) {
+      auto hook = [&application](const castra::postgres::ClusterNotice& n) {
+        if (n.kind == castra::postgres::ClusterNotice::Kind::kYourMove) {
+          application.remote_your_move(n.match_id, n.account, n.deadline_ms);
+        } else {
+          application.remote_match_changed(n.match_id);
+        }
+      };
+      if (const castra::store::Status s =
+              castra::postgres::PgListener::open(flags.store_url, flags.node_id, hook, &listener);
+          !s.ok()) {
+        spdlog::error("event=database_failed store=postgresql error=\"{}\"", s.message);
+        return 2;
+      }
+    }
     // Deadlines: every match and campaign is looked at a few times a second.
     std::atomic<bool> ticking{true};
     std::thread ticker([&] {
@@ -400,6 +487,11 @@ int main(int argc, char** argv) {
     });
     code = castra::net::run_network(flags.app.net, application, [&](std::uint16_t port) {
       spdlog::info("event=listening address={} port={}", flags.app.net.address, port);
+      if (cluster) {
+        cluster->start(!flags.public_url.empty()
+                           ? flags.public_url
+                           : "ws://" + flags.app.net.address + ":" + std::to_string(port) + "/ws");
+      }
       if (!flags.port_file.empty()) {
         const std::string tmp = flags.port_file + ".tmp";
         std::ofstream(tmp) << port << "\n";
@@ -414,6 +506,8 @@ int main(int argc, char** argv) {
       spdlog::error("event=store_flush_failed error=\"{}\"", s.message);
     }
     matches_pool.stop();
+    cluster.reset();
+    if (leases) leases->set_on_lost(nullptr);
   }
   // Every write already queued is committed before the process ends (SIGTERM included).
   if (const castra::store::Status s = store->flush(); !s.ok()) {

@@ -104,6 +104,21 @@ void ServerApp::tick() {
   service_->post([this] { campaigns_->tick(); });
 }
 
+void ServerApp::remote_match_changed(std::string match_id) {
+  if (stopping_) return;
+  // A full queue drops the notice: the client sees the change when it next asks.
+  (void)service_->try_post(
+      [this, id = std::move(match_id)] { handlers_->remote_match_changed(id); });
+}
+
+void ServerApp::remote_your_move(std::string match_id, std::int64_t account,
+                                 std::int64_t deadline_ms) {
+  if (stopping_) return;
+  (void)service_->try_post([this, id = std::move(match_id), account, deadline_ms] {
+    handlers_->remote_your_move(id, account, deadline_ms);
+  });
+}
+
 std::function<void(std::function<void()>)> ServerApp::to_service() const {
   return [weak = std::weak_ptr<TaskQueue>(service_)](std::function<void()> task) {
     if (auto queue = weak.lock()) queue->post(std::move(task));
@@ -112,6 +127,11 @@ std::function<void(std::function<void()>)> ServerApp::to_service() const {
 
 std::optional<store::MatchRow> ServerApp::find(const std::string& match_id) {
   return lobby_->find(match_id);
+}
+
+std::optional<Failure> ServerApp::elsewhere(const store::MatchRow& row) {
+  if (!options_.placement || play_.find(row.id)) return std::nullopt;
+  return options_.placement(row.id);
 }
 
 void ServerApp::refuse(const std::shared_ptr<net::Connection>& connection, std::uint64_t request_id,

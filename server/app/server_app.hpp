@@ -9,7 +9,9 @@
 
 #include <atomic>
 #include <cstddef>
+#include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "server/accounts/account_store.hpp"
@@ -45,6 +47,9 @@ struct AppOptions {
   std::size_t hash_queue = 64;
   std::size_t service_queue = 1024;  // x max frame bytes: the worst case of its memory
   std::string server_name = "castra-server";
+  // Cluster mode: where an unfinished match this node does not host is (the dispatcher's
+  // ERROR_MATCH_ELSEWHERE); empty: every match is this server's.
+  std::function<std::optional<Failure>(const std::string& match_id)> placement;
 };
 
 class ServerApp final : public net::Application, public dispatch::MatchLookup {
@@ -77,11 +82,17 @@ class ServerApp final : public net::Application, public dispatch::MatchLookup {
   // The campaigns' deadlines (the server's ticker calls it every few hundred milliseconds).
   void tick();
 
+  // Cluster mode, another node's notices (LISTEN/NOTIFY), from any thread: taken to the
+  // service thread and pushed to this node's connections (Handlers::remote_*).
+  void remote_match_changed(std::string match_id);
+  void remote_your_move(std::string match_id, std::int64_t account, std::int64_t deadline_ms);
+
   // Deadline reminders outside the client: remind() from any thread.
   notify::Notifier& notifier() { return *notifier_; }
 
  private:
   std::optional<store::MatchRow> find(const std::string& match_id) override;
+  std::optional<Failure> elsewhere(const store::MatchRow& row) override;
   void refuse(const std::shared_ptr<net::Connection>& connection, std::uint64_t request_id,
               const Failure& failure);
 

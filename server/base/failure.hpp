@@ -22,10 +22,11 @@ struct Failure {
   ErrorCode code = castra::v1::ERROR_INTERNAL;
   std::string message;
   std::uint64_t retry_after_ms = 0;
+  std::string owner_url;  // ERROR_MATCH_ELSEWHERE: where the match is hosted, when known
 };
 
 inline Failure fail(ErrorCode code, std::string message, std::uint64_t retry_after_ms = 0) {
-  return Failure{code, std::move(message), retry_after_ms};
+  return Failure{code, std::move(message), retry_after_ms, {}};
 }
 
 // A value or the reason there is none. Result<void> is spelled Result<Ok>.

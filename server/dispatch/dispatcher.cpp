@@ -379,6 +379,12 @@ std::optional<Failure> Dispatcher::check_match(const Route& route, Call& call) {
   const std::string& id = route.match_id(call.request);
   call.match = matches_.find(id);
   if (!call.match) return fail(v1::ERROR_MATCH_NOT_FOUND, "no match " + id);
+  // An unfinished match is served by the one node that hosts it; an ended one by any node.
+  const bool unfinished = call.match->status == store::MatchStatus::kOpen ||
+                          call.match->status == store::MatchStatus::kLive;
+  if (unfinished) {
+    if (auto f = matches_.elsewhere(*call.match)) return f;
+  }
   if (route.match == MatchCheck::kExists) return std::nullopt;
   const auto side = lobby::seat_of(*call.match, call.client.account_id);
   if (!side) return fail(v1::ERROR_NOT_SEATED, "you have no seat in this match");

@@ -65,6 +65,11 @@ class MatchLookup {
  public:
   virtual ~MatchLookup() = default;
   virtual std::optional<store::MatchRow> find(const std::string& match_id) = 0;
+  // Cluster mode: ERROR_MATCH_ELSEWHERE (with the owner's URL when it has one) when another
+  // node hosts the unfinished match `row`; nothing when this node serves it.
+  virtual std::optional<server::Failure> elsewhere(const store::MatchRow& /*row*/) {
+    return std::nullopt;
+  }
 };
 
 class Dispatcher {

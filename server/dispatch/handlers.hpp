@@ -113,6 +113,12 @@ class Handlers {
   // A match's notice (server/runtime/match_host.hpp): YourMove to every connection of the
   // player who has to act that is not in the match's room.
   void on_notice(const runtime::HostNotice& notice);
+  // Cluster mode, told by another node (LISTEN/NOTIFY): `match_id`'s row changed there
+  // (MatchUpdated to this node's connections of its players), or `account` has to act in it
+  // (YourMove to this node's connections of his).
+  void remote_match_changed(const std::string& match_id);
+  void remote_your_move(const std::string& match_id, std::int64_t account,
+                        std::int64_t deadline_ms);
   // Every room member of a match that has just ended hears MatchEnded, seed revealed.
   void announce_ended(const std::string& match_id);
 

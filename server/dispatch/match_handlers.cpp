@@ -5,6 +5,7 @@
 #include <spdlog/spdlog.h>
 
 #include "server/dispatch/handlers.hpp"
+#include "server/lobby/shared.hpp"
 
 namespace castra::dispatch {
 
@@ -21,6 +22,16 @@ class ConnectionObserver final : public runtime::Observer {
       : connection_(std::move(connection)), match_id_(std::move(match_id)) {}
   void on_update(const runtime::Update& update) override {
     if (auto c = connection_.lock()) c->send(update.frames->in(c->encoding()));
+  }
+  void on_moved() override {
+    auto c = connection_.lock();
+    if (!c) return;
+    v1::ServerEnvelope e;
+    e.mutable_notice()->set_code(v1::ERROR_MATCH_ELSEWHERE);
+    e.mutable_notice()->set_match_id(match_id_);
+    e.mutable_notice()->set_text(
+        "this node no longer hosts the match; subscribe again to be told where it is");
+    c->send(frame_of(e, c->encoding()));
   }
   void on_presence(const runtime::Presence& p) override {
     auto c = connection_.lock();
@@ -50,6 +61,9 @@ v1::ServerEnvelope done() {
 server::Failure failure_of(const rules::RuleError& e) {
   if (e.rule == "match.draw") return fail(v1::ERROR_NO_DRAW_OFFER, e.message);
   if (e.rule == "match.claim") return fail(v1::ERROR_CLAIM_TOO_EARLY, e.message);
+  if (e.rule == "match.moved") {
+    return fail(v1::ERROR_MATCH_ELSEWHERE, e.message + "; ask again", 500);
+  }
   if (e.rule == "match.over" || e.rule == "match.closed" || e.rule == "match.not_started") {
     return fail(v1::ERROR_MATCH_NOT_LIVE, e.message);
   }
@@ -58,6 +72,7 @@ server::Failure failure_of(const rules::RuleError& e) {
 
 // The store could not make the request durable: the server's failure, logged, and said so.
 server::Failure storage_failure(const store::Status& st, const char* what) {
+  if (store::is_fenced(st)) return lobby::moved_failure(st);
   spdlog::error("event=storage_failed request={} error=\"{}\"", what, st.message);
   return fail(v1::ERROR_INTERNAL, "the server could not store this; the match is closed");
 }
@@ -166,6 +181,21 @@ void Handlers::on_notice(const runtime::HostNotice& n) {
   }
 }
 
+void Handlers::remote_match_changed(const std::string& match_id) {
+  if (auto row = s_.lobby.find(match_id)) push_match_updated(*row, 0);
+}
+
+void Handlers::remote_your_move(const std::string& match_id, std::int64_t account,
+                                std::int64_t deadline_ms) {
+  v1::ServerEnvelope e;
+  e.mutable_your_move()->set_match_id(match_id);
+  e.mutable_your_move()->set_deadline_ms(deadline_ms);
+  const auto frames = frames_of(std::move(e));
+  for (Client* c : s_.clients.of_account(account)) {
+    if (auto conn = c->connection.lock()) conn->send(frames->in(conn->encoding()));
+  }
+}
+
 void Handlers::announce_ended(const std::string& match_id) {
   auto host = s_.play != nullptr ? s_.play->find(match_id) : nullptr;
   const auto record = host ? host->seen()->record : nullptr;
@@ -221,6 +251,10 @@ void Handlers::submit_command(Call& call) {
                      refusal && refusal->rule == "match.sequence") {
                    // The client's numbering, not the game: an error of the request.
                    return reply.fail(fail(v1::ERROR_SEQUENCE_GAP, refusal->message));
+                 }
+                 if (const auto* refusal = a.refusal(); refusal && refusal->rule == "match.moved") {
+                   // Not the game's answer: another node decides this command.
+                   return reply.fail(failure_of(*refusal));
                  }
                  if (const auto* refusal = a.refusal()) {
                    // A rule's refusal is the command's answer, not an error of the request.

@@ -23,6 +23,7 @@ castra::v1::ServerEnvelope error_envelope(std::uint64_t request_id, const server
   error->set_code(static_cast<castra::v1::ErrorCode>(f.code));
   error->set_message(f.message);
   error->set_retry_after_ms(f.retry_after_ms);
+  error->set_owner_url(f.owner_url);
   return envelope;
 }
 

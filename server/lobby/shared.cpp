@@ -30,10 +30,17 @@ std::string random_invitation_code() {
   return code;
 }
 
+server::Failure moved_failure(const store::Status& s) {
+  spdlog::info("event=match_moved error=\"{}\"", s.message);
+  return server::fail(castra::v1::ERROR_MATCH_ELSEWHERE,
+                      "another node of the cluster hosts this match now; ask again", 500);
+}
+
 server::Failure storage_failure(const store::Status& s, const char* what) {
   if (store::is_queue_full(s)) {
     return server::fail(castra::v1::ERROR_SERVER_BUSY, "the server is busy; try again", 1000);
   }
+  if (store::is_fenced(s)) return moved_failure(s);
   spdlog::error("event=store_failed what={} code={} error=\"{}\"", what, s.code, s.message);
   return server::fail(castra::v1::ERROR_INTERNAL, "the server could not store this; try again");
 }

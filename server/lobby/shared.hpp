@@ -17,5 +17,8 @@ std::string random_hex(std::size_t n);
 // Ten characters of Crockford's base32 without the letters people misread.
 std::string random_invitation_code();
 server::Failure storage_failure(const store::Status& s, const char* what);
+// A fenced append (store::is_fenced): the match moved to another node of the cluster; the
+// client asks again and is told where (ERROR_MATCH_ELSEWHERE).
+server::Failure moved_failure(const store::Status& s);
 
 }  // namespace castra::lobby

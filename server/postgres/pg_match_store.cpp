@@ -1,5 +1,7 @@
 #include "server/postgres/pg_match_store.hpp"
 
+#include "server/postgres/pg_notices.hpp"
+
 #include <cassert>
 #include <map>
 #include <utility>
@@ -197,10 +199,21 @@ Status PgMatchStore::open(const PgStoreOptions& options, std::unique_ptr<PgMatch
   std::unique_ptr<pqxx::connection> write = connect(options.url, &s);
   if (!write) return s;
   if (s = migrate(*write); !s.ok()) return s;
+  if (options.leases) {
+    // A node paused inside a transaction would hold its lease rows locked, and no other node
+    // could take its matches over: the database ends such a session after one lease (the
+    // writer then fails every later job, as after any lost connection).
+    s = guarded([&] {
+      write->set_variable("idle_in_transaction_session_timeout",
+                          std::to_string(options.leases->lease_ms()));
+      return Status::success();
+    });
+    if (!s.ok()) return s;
+  }
   std::unique_ptr<pqxx::connection> read = connect(options.url, &s);
   if (!read) return s;
   std::unique_ptr<PgMatchStore> opened(
-      new PgMatchStore(std::move(write), std::move(read), options.on_finished));
+      new PgMatchStore(std::move(write), std::move(read), options.on_finished, options.leases));
   opened->writer_ =
       std::make_unique<PgWriter>(*opened->write_, options.queue_capacity, options.max_batch);
   *store = std::move(opened);
@@ -208,8 +221,12 @@ Status PgMatchStore::open(const PgStoreOptions& options, std::unique_ptr<PgMatch
 }
 
 PgMatchStore::PgMatchStore(std::unique_ptr<pqxx::connection> write,
-                           std::unique_ptr<pqxx::connection> read, PgFinishedHook on_finished)
-    : write_(std::move(write)), read_(std::move(read)), on_finished_(std::move(on_finished)) {}
+                           std::unique_ptr<pqxx::connection> read, PgFinishedHook on_finished,
+                           std::shared_ptr<LeaseBook> leases)
+    : write_(std::move(write)),
+      read_(std::move(read)),
+      on_finished_(std::move(on_finished)),
+      leases_(std::move(leases)) {}
 
 PgMatchStore::~PgMatchStore() {
   writer_.reset();
@@ -282,15 +299,35 @@ Status PgMatchStore::matches_of_player(std::int64_t account, int limit,
 void PgMatchStore::append(AppendRequest request, std::function<void(Status)> done) {
   assert((!request.match_update || request.match_update->id == request.match_id) &&
          "an append updates its own match only");
+  const bool create = request.create;
+  std::string id = request.match_id;
   writer_->submit(
       [this, request = std::move(request)](pqxx::transaction_base& tx) {
-        Status s = write_append(tx, request);
+        Status s;
+        // Fenced before anything is written; a new match's lease after its row (its key).
+        if (leases_ && !request.create) {
+          if (s = fence(tx, *leases_, request.match_id); !s.ok()) return s;
+        }
+        // The other nodes hear of what this append changes in its own transaction.
+        std::optional<RowBefore> before;
+        if (leases_ && !request.create && request.match_update) {
+          before = row_before(tx, request.match_id);
+        }
+        s = write_append(tx, request);
+        if (s.ok() && leases_ && request.create) s = lease_new_match(tx, *leases_, request.match_id);
+        if (s.ok() && before) notify_changes(tx, leases_->node(), *before, *request.match_update);
         const bool finished =
             request.match_update && request.match_update->status == MatchStatus::kFinished;
         if (s.ok() && finished && on_finished_) s = on_finished_(tx, *request.match_update);
         return s;
       },
-      std::move(done));
+      [leases = leases_, create, id = std::move(id), done = std::move(done)](Status s) {
+        // After the commit: the book holds only leases the database has (the renewal never
+        // sees one of its own that is not there yet).
+        if (leases && create && s.ok()) leases->hold(id, 1);
+        if (leases && store::is_fenced(s)) leases->lost(id);
+        done(std::move(s));
+      });
 }
 
 Status PgMatchStore::flush() {

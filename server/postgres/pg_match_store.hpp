@@ -10,6 +10,7 @@
 #include <mutex>
 
 #include "server/postgres/pg.hpp"
+#include "server/postgres/pg_leases.hpp"
 #include "server/postgres/pg_writer.hpp"
 #include "server/store/match_store.hpp"
 
@@ -25,6 +26,9 @@ struct PgStoreOptions {
   std::size_t queue_capacity = 4096;
   std::size_t max_batch = 512;
   PgFinishedHook on_finished;  // empty: nothing more is written at a match's end
+  // Cluster mode: every append is fenced by this node's leases (pg_leases.hpp), and a new
+  // match is leased to this node; null: one server alone, no leases.
+  std::shared_ptr<LeaseBook> leases;
 };
 
 class PgMatchStore final : public store::MatchStore, public store::MatchCounts {
@@ -66,12 +70,13 @@ class PgMatchStore final : public store::MatchStore, public store::MatchCounts {
 
  private:
   PgMatchStore(std::unique_ptr<pqxx::connection> write, std::unique_ptr<pqxx::connection> read,
-               PgFinishedHook on_finished);
+               PgFinishedHook on_finished, std::shared_ptr<LeaseBook> leases);
 
   std::unique_ptr<pqxx::connection> write_;
   std::unique_ptr<pqxx::connection> read_;
   std::mutex read_mutex_;
   const PgFinishedHook on_finished_;
+  const std::shared_ptr<LeaseBook> leases_;
   std::unique_ptr<PgWriter> writer_;  // last: stops (and commits) before the connections close
 };
 

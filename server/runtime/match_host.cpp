@@ -20,7 +20,8 @@ std::string side_name(Side s) {
   return std::string("side ") + rules::side_letter(s);
 }
 
-rules::RuleError closed_refusal() {
+rules::RuleError closed_refusal(bool moved) {
+  if (moved) return {"match.moved", "another node of the cluster hosts this match now"};
   return {"match.closed", "the match is closed; see the server's log"};
 }
 
@@ -90,7 +91,7 @@ void MatchHost::drain() {
 void MatchHost::seat(Side side, std::optional<std::int64_t> account, std::string entropy,
                      Reply<Done> done) {
   act([this, side, account, entropy = std::move(entropy), done = std::move(done)] {
-    if (closed_) return done(closed_refusal());
+    if (closed_) return done(closed_refusal(moved_));
     const std::size_t before = match_->entry_count();
     if (auto err = match_->seat(side, entropy)) return done(*err);
     (side == Side::kA ? row_.player_a : row_.player_b) = account;
@@ -149,7 +150,7 @@ void MatchHost::submit(Side side, std::optional<std::int64_t> client_seq,
                                                            ") and is not one the server knows"});
       }
     }
-    if (closed_) return done(closed_refusal());
+    if (closed_) return done(closed_refusal(moved_));
     draw_offer_.reset();
     auto decided = match_->submit(side, command, command_salt);
     // A refused command changes nothing; its answer is not stored, so a repeat is checked
@@ -236,8 +237,12 @@ void MatchHost::on_committed(const store::Status& status) {
   if (!status.ok()) {
     // The match in memory is now ahead of the store: it may not go on.
     closed_ = true;
-    spdlog::error("event=match_closed match={} reason=store_failed error=\"{}\"", id_,
-                  status.message);
+    if (store::is_fenced(status)) {
+      spdlog::warn("event=append_fenced match={} error=\"{}\"", id_, status.message);
+    } else {
+      spdlog::error("event=match_closed match={} reason=store_failed error=\"{}\"", id_,
+                    status.message);
+    }
     publish();
     done->done(status);
   } else {
@@ -331,7 +336,7 @@ void MatchHost::publish() {
 
 void MatchHost::end_now(match::EndReason reason, Side side, rules::Outcome outcome,
                         Reply<Done> done) {
-  if (closed_) return done(closed_refusal());
+  if (closed_) return done(closed_refusal(moved_));
   if (auto err = match_->end(reason, side, std::move(outcome))) return done(*err);
   const auto entry = static_cast<std::uint32_t>(match_->entry_count() - 1);
   v1::CommandResult ok;
@@ -491,6 +496,20 @@ void MatchHost::verify_whole_log() {
   if (auto err = match_->verify_from_start()) {
     spdlog::error("event=match_log_does_not_replay match={} error=\"{}\"", id_, *err);
   }
+}
+
+void MatchHost::lose() {
+  strand_.post([self = shared_from_this()] {
+    MatchHost& h = *self;
+    h.closed_ = true;
+    h.moved_ = true;
+    std::vector<Member> room = std::move(h.room_);
+    h.room_.clear();
+    for (const Member& m : room) {
+      if (auto o = m.observer.lock()) o->on_moved();
+    }
+    h.publish();
+  });
 }
 
 bool MatchHost::may_leave_memory() const {

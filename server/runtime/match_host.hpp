@@ -56,6 +56,8 @@ class Observer {
   virtual ~Observer() = default;
   virtual void on_update(const Update& update) = 0;
   virtual void on_presence(const Presence& /*presence*/) {}
+  // Cluster mode: this node no longer hosts the match (MatchHost::lose); nothing more comes.
+  virtual void on_moved() {}
 };
 
 // What a match tells the server beyond its room: that a side has to act now, for the
@@ -169,6 +171,11 @@ class MatchHost : public std::enable_shared_from_this<MatchHost> {
   // changes.
   void hold_clocks(bool held, std::int64_t since_ms, Reply<Done> done);
 
+  // Cluster mode: another node owns the match now. Everything asked of this host from here
+  // on is refused ("match.moved"), its deadlines stop, and its room is told (on_moved) and
+  // emptied. Runs on the strand ahead of the write in flight's outcome.
+  void lose();
+
   // Ended, watched by nobody, nothing in flight or queued, and unused for keep_ended_ms.
   bool may_leave_memory() const;
 
@@ -254,6 +261,7 @@ class MatchHost : public std::enable_shared_from_this<MatchHost> {
   std::shared_ptr<const v1::MatchRecord> record_;
   std::optional<v1::GameLegal> legal_[2];  // for the committed state; reset by every commit
   bool closed_ = false;
+  bool moved_ = false;           // lose(): the match is another node's now
   bool aborted_ = false;         // ended by an operator: stored as closed, not finished
   int connections_[2] = {0, 0};  // watching connections of each seated side
   bool told_to_act_[2] = {false, false};

@@ -13,7 +13,8 @@ Runtime::Runtime(store::MatchStore& store, const Clock& clock, server::Executor&
       clock_(clock),
       executor_(executor),
       host_options_(with_listener(std::move(options.host), listener_)),
-      on_hosted_(std::move(options.on_hosted)) {}
+      on_hosted_(std::move(options.on_hosted)),
+      may_host_(std::move(options.may_host)) {}
 
 HostOptions Runtime::with_listener(HostOptions options, std::shared_ptr<ListenerSlot> slot) {
   options.notify = [slot, given = std::move(options.notify)](const HostNotice& n) {
@@ -141,6 +142,10 @@ std::shared_ptr<MatchHost> Runtime::load(const std::string& id) {
       !store_.log_from(id, 0, &log).ok()) {
     return nullptr;
   }
+  const bool unfinished =
+      row->status == store::MatchStatus::kOpen || row->status == store::MatchStatus::kLive;
+  // Another node's match: hosting it here too would run it twice.
+  if (unfinished && may_host_ && !may_host_(id)) return nullptr;
   auto host = build(*row, snapshot, log);
   if (!host) return nullptr;
   std::shared_ptr<MatchHost> kept;
@@ -200,6 +205,51 @@ std::size_t Runtime::recover() {
   spdlog::info("event=recovered matches={} closed={}", recovery.loadable.size(),
                recovery.closed.size());
   return recovery.loadable.size();
+}
+
+std::shared_ptr<MatchHost> Runtime::adopt(const std::string& id) {
+  if (auto host = find(id)) return host;
+  std::optional<store::MatchRow> row;
+  std::optional<store::Snapshot> snapshot;
+  std::vector<store::LogRow> log;
+  if (store::Status st = store_.find_match(id, &row); !st.ok() || !row) return nullptr;
+  if (row->status != store::MatchStatus::kOpen && row->status != store::MatchStatus::kLive) {
+    return nullptr;
+  }
+  if (store::Status st = store_.latest_snapshot(id, &snapshot); !st.ok()) return nullptr;
+  if (store::Status st = store_.log_from(id, 0, &log); !st.ok()) return nullptr;
+  auto host = build(*row, snapshot, log);
+  if (!host) {
+    // As start-up recovery does: closed, its data kept for an operator.
+    store::MatchRow closed = *row;
+    closed.status = store::MatchStatus::kClosed;
+    closed.updated_ms = clock_.now_ms();
+    if (store::Status st = store_.update_match(closed); !st.ok()) {
+      spdlog::error("event=match_not_closed match={} error=\"{}\"", id, st.message);
+    }
+    return nullptr;
+  }
+  {
+    std::lock_guard lock(mu_);
+    auto [it, inserted] = hosts_.emplace(id, host);
+    if (!inserted) return it->second;
+  }
+  hosted(host);
+  spdlog::info("event=match_adopted match={} entries={}", id, host->seen()->entries);
+  return host;
+}
+
+void Runtime::release(const std::string& id) {
+  std::shared_ptr<MatchHost> host;
+  {
+    std::lock_guard lock(mu_);
+    auto it = hosts_.find(id);
+    if (it == hosts_.end()) return;
+    host = std::move(it->second);
+    hosts_.erase(it);
+  }
+  spdlog::info("event=match_released match={}", id);
+  host->lose();
 }
 
 void Runtime::tick() {

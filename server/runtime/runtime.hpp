@@ -23,6 +23,9 @@ struct RuntimeOptions {
   // Told of every match from the moment it is hosted (created, recovered or loaded back), on
   // the caller's thread: the computer opponents take their seats from here.
   std::function<void(const std::shared_ptr<MatchHost>&)> on_hosted;
+  // Cluster mode: whether this node may host the unfinished match with this id (it holds the
+  // match's lease); an ended match may be loaded anywhere, for its record. Empty: always.
+  std::function<bool(const std::string&)> may_host;
 };
 
 // A match checked against its rules and ready to be stored (Runtime::prepare).
@@ -58,6 +61,13 @@ class Runtime {
   // Loads every open and live match from the store. Returns how many were loaded and logs
   // each that could not be (kept closed).
   std::size_t recover();
+  // Cluster mode, after this node took the match's lease over: loads it from its log exactly
+  // as recover() does one match (a log that does not replay closes the match). The host, or
+  // null when it is unknown, ended, or could not be read.
+  std::shared_ptr<MatchHost> adopt(const std::string& id);
+  // Cluster mode, the lease is lost: the match leaves this node at once (MatchHost::lose),
+  // its deadlines with it; another node hosts it now.
+  void release(const std::string& id);
   // Every match's deadlines and coalesced counts, and lets ended matches nobody uses leave
   // memory (HostOptions::keep_ended_ms); the server calls it every few hundred milliseconds.
   void tick();
@@ -87,6 +97,7 @@ class Runtime {
   const std::shared_ptr<ListenerSlot> listener_ = std::make_shared<ListenerSlot>();
   const HostOptions host_options_;
   const std::function<void(const std::shared_ptr<MatchHost>&)> on_hosted_;
+  const std::function<bool(const std::string&)> may_host_;
   std::mutex mu_;
   std::map<std::string, std::shared_ptr<MatchHost>> hosts_;
 };

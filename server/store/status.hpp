@@ -19,6 +19,9 @@ struct Status {
 // The codes a store outside SQLite gives, numbered as SQLite's (sqlite3.h) for the same meaning.
 namespace status_codes {
 inline constexpr int kError = 1;        // SQLITE_ERROR: a statement failed
+// SQLITE_PERM: a cluster's node appended to a match whose lease it no longer holds (another
+// node took it over); nothing was written (server/postgres/pg_leases.hpp).
+inline constexpr int kFenced = 3;
 inline constexpr int kBusy = 5;         // SQLITE_BUSY: the writer's queue is full (sql_access.hpp)
 inline constexpr int kIoError = 10;     // SQLITE_IOERR: the database could not be reached
 inline constexpr int kNotFound = 12;    // SQLITE_NOTFOUND: the row to change does not exist
@@ -32,6 +35,12 @@ inline Status queue_full() {
 }
 inline bool is_queue_full(const Status& status) {
   return status.code == status_codes::kBusy;
+}
+
+// The append was refused because this node no longer owns the match: the match has moved to
+// another node, which answers for it (ERROR_MATCH_ELSEWHERE), never a storage failure to log.
+inline bool is_fenced(const Status& status) {
+  return status.code == status_codes::kFenced;
 }
 
 }  // namespace castra::store

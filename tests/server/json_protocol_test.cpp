@@ -59,10 +59,10 @@ TEST(JsonProtocol, FramesAreTextWithTheProtosFieldNames) {
   std::string error;
   auto ws = ws_asking(server, "castra.v1.json", &error);
   ASSERT_TRUE(ws) << error;
-  ASSERT_TRUE(ws->send(R"({"request_id":1,"hello":{"major":1,"minor":3,"client":"json-test"}})", 2s,
+  ASSERT_TRUE(ws->send(R"({"request_id":1,"hello":{"major":1,"minor":4,"client":"json-test"}})", 2s,
                        &error, true));
   const std::string hello = text_frame(*ws);
-  EXPECT_EQ(hello.rfind(R"({"request_id":"1","hello":{"major":1,"minor":3,)", 0), 0u) << hello;
+  EXPECT_EQ(hello.rfind(R"({"request_id":"1","hello":{"major":1,"minor":4,)", 0), 0u) << hello;
   EXPECT_NE(hello.find(R"("max_frame_bytes":65536)"), std::string::npos) << hello;
   // Either spelling of a name is read; 64-bit integers from numbers or strings.
   ASSERT_TRUE(ws->send(R"({"requestId":"2","ping":{"nonce":"12345678901"}})", 2s, &error, true));

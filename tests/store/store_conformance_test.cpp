@@ -674,5 +674,73 @@ TEST(PgMatchStore, WritesWithSynchronousCommitOn) {
   EXPECT_EQ(setting, "on");
 }
 
+Status append_now(postgres::PgMatchStore& store, AppendRequest request) {
+  std::promise<Status> done;
+  store.append(std::move(request), [&](Status s) { done.set_value(std::move(s)); });
+  return done.get_future().get();
+}
+
+AppendRequest entry_of(const std::string& id, std::uint32_t index, const std::string& blob) {
+  AppendRequest r;
+  r.match_id = id;
+  r.entry = an_entry(index, index, 1);
+  r.entry->entry = blob;
+  return r;
+}
+
+// Cluster mode's fencing (docs/architecture.md, "The cluster"): once another node has the
+// match's lease at a higher epoch, this node's append fails as kFenced, writes nothing, and
+// tells the lease book's owner; the new owner's append goes in.
+TEST(PgMatchStore, AnAppendAfterAnotherNodeTookTheLeaseIsFencedAndWritesNothing) {
+  testing::PostgresCluster& cluster = testing::PostgresCluster::shared();
+  ASSERT_TRUE(cluster.ok()) << cluster.error();
+  const std::string url = cluster.create_database("fencing");
+  ASSERT_FALSE(url.empty()) << cluster.error();
+  auto book_a = std::make_shared<postgres::LeaseBook>("a", 10000);
+  auto book_b = std::make_shared<postgres::LeaseBook>("b", 10000);
+  std::vector<std::string> lost;
+  book_a->set_on_lost([&](const std::string& id) { lost.push_back(id); });
+  std::unique_ptr<postgres::PgMatchStore> a, b;
+  postgres::PgStoreOptions options;
+  options.url = url;
+  options.leases = book_a;
+  ASSERT_TRUE(postgres::PgMatchStore::open(options, &a).ok());
+  options.leases = book_b;
+  ASSERT_TRUE(postgres::PgMatchStore::open(options, &b).ok());
+
+  AppendRequest create;
+  create.match_id = "m1";
+  create.create = true;
+  create.match_update = a_match("m1");
+  create.secrets_update = a_seed();
+  ASSERT_TRUE(append_now(*a, create).ok());
+  EXPECT_EQ(book_a->epoch_of("m1"), 1);
+  ASSERT_TRUE(append_now(*a, entry_of("m1", 0, "by a")).ok());
+  // B holds no lease on it: its append is fenced too.
+  EXPECT_TRUE(is_fenced(append_now(*b, entry_of("m1", 1, "by b, early"))));
+
+  // B takes the lease over, as its keeper does once A's has lapsed.
+  ASSERT_TRUE(b->writer()
+                  .run([](pqxx::transaction_base& tx) {
+                    tx.exec("UPDATE match_leases SET node = 'b', epoch = epoch + 1 "
+                            "WHERE match_id = 'm1'");
+                    return Status::success();
+                  })
+                  .ok());
+  book_b->hold("m1", 2);
+
+  const Status late = append_now(*a, entry_of("m1", 1, "by a, late"));
+  EXPECT_TRUE(is_fenced(late)) << late.code << " " << late.message;
+  EXPECT_EQ(lost, std::vector<std::string>{"m1"});
+  EXPECT_FALSE(book_a->epoch_of("m1"));
+  ASSERT_TRUE(append_now(*b, entry_of("m1", 1, "by b")).ok());
+
+  std::vector<LogRow> log;
+  ASSERT_TRUE(b->log_from("m1", 0, &log).ok());
+  ASSERT_EQ(log.size(), 2u);
+  EXPECT_EQ(log[0].entry, "by a");
+  EXPECT_EQ(log[1].entry, "by b");
+}
+
 }  // namespace
 }  // namespace castra::store

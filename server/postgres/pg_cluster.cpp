@@ -1,0 +1,261 @@
+#include "server/postgres/pg_cluster.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <chrono>
+#include <set>
+
+#include "server/lobby/shared.hpp"
+
+namespace castra::postgres {
+
+using store::Status;
+
+namespace {
+
+// A PostgreSQL array literal of `values` (match ids are hex digits, epochs numbers: nothing
+// in them needs quoting).
+template <class T, class F>
+std::string array_of(const std::vector<T>& values, F&& text) {
+  std::string out = "{";
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    out += (i == 0 ? "" : ",") + text(values[i]);
+  }
+  return out + "}";
+}
+
+}  // namespace
+
+Status PgCluster::open(const std::string& url, std::shared_ptr<LeaseBook> leases,
+                       PgMatchStore& store, runtime::Runtime& runtime,
+                       std::unique_ptr<PgCluster>* cluster) {
+  cluster->reset();
+  Status s;
+  std::unique_ptr<pqxx::connection> connection = connect(url, &s);
+  if (!connection) return s;
+  const std::int64_t period = std::max<std::int64_t>(1, leases->lease_ms() / 3);
+  s = guarded([&] {
+    // A takeover waits at most one period for a row a paused node's transaction still holds
+    // (that node's session is ended by the database: idle_in_transaction_session_timeout on
+    // its writer); the next round tries again.
+    connection->set_variable("lock_timeout", std::to_string(period));
+    connection->set_variable("statement_timeout", std::to_string(leases->lease_ms()));
+    return Status::success();
+  });
+  if (!s.ok()) return s;
+  cluster->reset(new PgCluster(std::move(connection), url, std::move(leases), store, runtime));
+  return Status::success();
+}
+
+PgCluster::PgCluster(std::unique_ptr<pqxx::connection> connection, std::string url,
+                     std::shared_ptr<LeaseBook> leases, PgMatchStore& store,
+                     runtime::Runtime& runtime)
+    : connection_(std::move(connection)),
+      url_(std::move(url)),
+      leases_(std::move(leases)),
+      store_(store),
+      runtime_(runtime) {}
+
+PgCluster::~PgCluster() {
+  {
+    std::lock_guard lock(mu_);
+    stopping_ = true;
+  }
+  wake_.notify_all();
+  if (thread_.joinable()) thread_.join();
+  // A node that stops on purpose hands its matches over now rather than after a lease: their
+  // epochs move on with the next owner, so a write of this node still queued is refused.
+  const Status s = guarded([&] {
+    pqxx::work tx(*connection_);
+    Params().text(leases_->node()).run(
+        tx, "UPDATE match_leases SET expires_at = now() WHERE node = $1 AND expires_at > now()");
+    tx.commit();
+    return Status::success();
+  });
+  if (!s.ok()) spdlog::warn("event=leases_not_handed_over error=\"{}\"", s.message);
+}
+
+void PgCluster::start(std::string public_url) {
+  public_url_ = std::move(public_url);
+  spdlog::info("event=cluster_node node={} public_url={} lease_ms={}", leases_->node(),
+               public_url_, leases_->lease_ms());
+  thread_ = std::thread([this] { loop(); });
+}
+
+void PgCluster::loop() {
+  const auto period = std::chrono::milliseconds(std::max<std::int64_t>(1, leases_->lease_ms() / 3));
+  bool first = true;
+  for (;;) {
+    round(first);
+    first = false;
+    std::unique_lock lock(mu_);
+    if (wake_.wait_for(lock, period, [&] { return stopping_; })) return;
+  }
+}
+
+void PgCluster::round(bool first) {
+  if (!connection_->is_open()) {
+    Status s;
+    auto again = connect(url_, &s);
+    if (!again) {
+      spdlog::warn("event=cluster_database_unreachable error=\"{}\"", s.message);
+      return;
+    }
+    connection_ = std::move(again);
+  }
+  announce();
+  renew();
+  take_over(first);
+}
+
+void PgCluster::announce() {
+  const Status s = guarded([&] {
+    pqxx::work tx(*connection_);
+    Params()
+        .text(leases_->node())
+        .text(public_url_)
+        .run(tx,
+             "INSERT INTO cluster_nodes(node, public_url, seen_at) VALUES ($1, $2, now()) "
+             "ON CONFLICT (node) DO UPDATE SET public_url = excluded.public_url, "
+             "seen_at = excluded.seen_at");
+    tx.commit();
+    return Status::success();
+  });
+  if (!s.ok()) spdlog::warn("event=cluster_announce_failed error=\"{}\"", s.message);
+}
+
+void PgCluster::renew() {
+  const std::vector<LeaseBook::Held> held = leases_->held();
+  if (held.empty()) return;
+  std::set<std::string> renewed;
+  const Status s = guarded([&] {
+    pqxx::work tx(*connection_);
+    const pqxx::result r =
+        Params()
+            .text(leases_->node())
+            .integer(leases_->lease_ms())
+            .text(array_of(held, [](const LeaseBook::Held& h) { return h.match_id; }))
+            .text(array_of(held, [](const LeaseBook::Held& h) { return std::to_string(h.epoch); }))
+            .run(tx,
+                 "UPDATE match_leases l SET expires_at = now() + $2::bigint * interval "
+                 "'1 millisecond' FROM unnest($3::text[], $4::bigint[]) AS h(id, epoch) "
+                 "WHERE l.match_id = h.id AND l.epoch = h.epoch AND l.node = $1 "
+                 "RETURNING l.match_id");
+    tx.commit();
+    for (const auto& row : r)
+      renewed.insert(row[0].as<std::string>());
+    return Status::success();
+  });
+  // Not renewed this round is not lost: the database is the judge, and it still says ours
+  // until the lease runs out (and fencing holds whatever happens meanwhile).
+  if (!s.ok()) {
+    spdlog::warn("event=lease_renewal_failed error=\"{}\"", s.message);
+    return;
+  }
+  const auto now = std::chrono::steady_clock::now();
+  const auto grace = std::chrono::milliseconds(leases_->lease_ms());
+  for (const LeaseBook::Held& h : held) {
+    if (!renewed.contains(h.match_id)) {
+      spdlog::warn("event=lease_lost match={} node={} epoch={}", h.match_id, leases_->node(),
+                   h.epoch);
+      leases_->lost(h.match_id);
+      continue;
+    }
+    // An ended match needs no owner (any node serves its record): its lease may lapse. One
+    // that is not hosted (it could not be loaded) neither, once it has had time to be.
+    const auto host = runtime_.find(h.match_id);
+    if ((host && host->seen()->ended) || (!host && now - h.since > grace)) {
+      leases_->forget(h.match_id);
+    }
+  }
+}
+
+void PgCluster::take_over(bool first) {
+  std::vector<std::string> lapsed;
+  Status s = guarded([&] {
+    pqxx::work tx(*connection_);
+    // After a restart under the same node id this node's own leases are its again at once
+    // (the process that held them is gone; their epochs move on all the same).
+    const pqxx::result r =
+        Params()
+            .text(leases_->node())
+            .text(first ? "true" : "false")
+            .run(tx,
+                 "SELECT m.id FROM matches m LEFT JOIN match_leases l ON l.match_id = m.id "
+                 "WHERE m.status IN ('open', 'live') AND (l.match_id IS NULL OR "
+                 "l.expires_at < now() OR ($2::boolean AND l.node = $1)) "
+                 "ORDER BY m.updated_ms LIMIT 256");
+    tx.commit();
+    for (const auto& row : r)
+      lapsed.push_back(row[0].as<std::string>());
+    return Status::success();
+  });
+  if (!s.ok()) {
+    spdlog::warn("event=lease_scan_failed error=\"{}\"", s.message);
+    return;
+  }
+  for (const std::string& id : lapsed) {
+    if (leases_->epoch_of(id)) continue;
+    std::optional<std::int64_t> epoch;
+    s = guarded([&] {
+      pqxx::work tx(*connection_);
+      const pqxx::result r =
+          Params()
+              .text(id)
+              .text(leases_->node())
+              .integer(leases_->lease_ms())
+              .text(first ? "true" : "false")
+              .run(tx,
+                   "INSERT INTO match_leases(match_id, node, epoch, expires_at) "
+                   "VALUES ($1, $2, 1, now() + $3::bigint * interval '1 millisecond') "
+                   "ON CONFLICT (match_id) DO UPDATE SET node = excluded.node, "
+                   "epoch = match_leases.epoch + 1, expires_at = excluded.expires_at "
+                   "WHERE match_leases.expires_at < now() OR "
+                   "($4::boolean AND match_leases.node = excluded.node) RETURNING epoch");
+      tx.commit();
+      if (!r.empty()) epoch = r[0][0].as<std::int64_t>();
+      return Status::success();
+    });
+    if (!s.ok()) {
+      // A row a paused node's transaction still locks: the next round tries again.
+      spdlog::info("event=takeover_deferred match={} error=\"{}\"", id, s.message);
+      continue;
+    }
+    if (!epoch) continue;  // another node was quicker
+    leases_->hold(id, *epoch);
+    spdlog::info("event=match_taken_over match={} node={} epoch={}", id, leases_->node(), *epoch);
+    // A host of it still here is one closed by a failed write: the log is loaded afresh.
+    if (auto stale = runtime_.find(id); stale && stale->seen()->closed) runtime_.release(id);
+    if (!runtime_.adopt(id)) leases_->forget(id);
+  }
+}
+
+std::optional<server::Failure> PgCluster::elsewhere(const std::string& match_id) {
+  struct Owner {
+    std::string node;
+    bool live = false;
+    std::string url;
+  };
+  std::optional<Owner> owner;
+  const Status s = store_.read([&](pqxx::transaction_base& tx) {
+    const pqxx::result r = Params().text(match_id).run(
+        tx,
+        "SELECT l.node, l.expires_at > now(), coalesce(n.public_url, '') FROM match_leases l "
+        "LEFT JOIN cluster_nodes n ON n.node = l.node WHERE l.match_id = $1");
+    if (!r.empty()) owner = Owner{r[0][0].as<std::string>(), r[0][1].as<bool>(),
+                                  r[0][2].as<std::string>()};
+    return Status::success();
+  });
+  if (!s.ok()) return lobby::storage_failure(s, "match_owner");
+  const std::uint64_t retry = static_cast<std::uint64_t>(leases_->lease_ms() / 3);
+  if (owner && owner->live && owner->node != leases_->node() && !owner->url.empty()) {
+    server::Failure f = server::fail(v1::ERROR_MATCH_ELSEWHERE,
+                                     "node " + owner->node + " hosts this match: connect there");
+    f.owner_url = owner->url;
+    return f;
+  }
+  return server::fail(v1::ERROR_MATCH_ELSEWHERE,
+                      "the match is moving between nodes (its lease lapsed); ask again", retry);
+}
+
+}  // namespace castra::postgres

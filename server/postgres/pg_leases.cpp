@@ -1,0 +1,81 @@
+#include "server/postgres/pg_leases.hpp"
+
+namespace castra::postgres {
+
+using store::Status;
+
+std::optional<std::int64_t> LeaseBook::epoch_of(const std::string& match_id) const {
+  std::lock_guard lock(mu_);
+  auto it = held_.find(match_id);
+  if (it == held_.end()) return std::nullopt;
+  return it->second.epoch;
+}
+
+void LeaseBook::hold(const std::string& match_id, std::int64_t epoch) {
+  std::lock_guard lock(mu_);
+  held_[match_id] = Held{match_id, epoch, std::chrono::steady_clock::now()};
+}
+
+bool LeaseBook::forget(const std::string& match_id) {
+  std::lock_guard lock(mu_);
+  return held_.erase(match_id) > 0;
+}
+
+void LeaseBook::lost(const std::string& match_id) {
+  std::function<void(const std::string&)> hook;
+  {
+    std::lock_guard lock(mu_);
+    if (held_.erase(match_id) == 0) return;
+    hook = on_lost_;
+  }
+  if (hook) hook(match_id);
+}
+
+std::vector<LeaseBook::Held> LeaseBook::held() const {
+  std::lock_guard lock(mu_);
+  std::vector<Held> out;
+  out.reserve(held_.size());
+  for (const auto& [id, h] : held_)
+    out.push_back(h);
+  return out;
+}
+
+void LeaseBook::set_on_lost(std::function<void(const std::string&)> on_lost) {
+  std::lock_guard lock(mu_);
+  on_lost_ = std::move(on_lost);
+}
+
+Status lease_new_match(pqxx::transaction_base& tx, const LeaseBook& book,
+                       const std::string& match_id) {
+  Params()
+      .text(match_id)
+      .text(book.node())
+      .integer(book.lease_ms())
+      .run(tx,
+           "INSERT INTO match_leases(match_id, node, epoch, expires_at) "
+           "VALUES ($1, $2, 1, now() + $3::bigint * interval '1 millisecond')");
+  return Status::success();
+}
+
+Status fence(pqxx::transaction_base& tx, const LeaseBook& book, const std::string& match_id) {
+  const std::optional<std::int64_t> epoch = book.epoch_of(match_id);
+  if (!epoch) {
+    return Status{store::status_codes::kFenced,
+                  "node " + book.node() + " holds no lease on match " + match_id};
+  }
+  const pqxx::result r = Params()
+                             .text(match_id)
+                             .text(book.node())
+                             .integer(*epoch)
+                             .run(tx,
+                                  "SELECT 1 FROM match_leases WHERE match_id = $1 AND node = $2 "
+                                  "AND epoch = $3 FOR SHARE");
+  if (r.empty()) {
+    return Status{store::status_codes::kFenced,
+                  "node " + book.node() + " lost its lease (epoch " + std::to_string(*epoch) +
+                      ") on match " + match_id + " to another node"};
+  }
+  return Status::success();
+}
+
+}  // namespace castra::postgres
