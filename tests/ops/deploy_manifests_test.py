@@ -226,9 +226,10 @@ def help_flags(tree):
 
 
 def help_default(tree, flag):
-    m = re.search(re.escape(flag) + r"\s+\S+\s+\[([^\]]*)\]", tree.help_text)
+    # CLI11 writes "--idle-timeout INT=60"; older versions "--idle-timeout INT [60]".
+    m = re.search(re.escape(flag) + r"\s+[A-Z]+(?:=(\S+)|\s+\[([^\]]*)\])", tree.help_text)
     expect(m, f"castra-server --help shows no default for {flag}")
-    return m.group(1)
+    return m.group(1) or m.group(2)
 
 
 def env_ref(env, name, where):
@@ -318,7 +319,8 @@ def cluster_nodes_share_one_store_with_their_own_identities(tree):
         expect(store.password is None, f"{name}'s --store holds the password")
         stores.add(store.geturl())
         node_id = one(flags, "--node-id", name)
-        expect(re.fullmatch(r"[A-Za-z0-9_-]+", node_id), f"{name}'s node id {node_id!r}")
+        expect(re.fullmatch(r"[A-Za-z0-9_.-]{1,63}", node_id),
+               f"{name}'s node id {node_id!r} is not 1-63 letters, digits, '-', '_', '.'")
         ids.add(node_id)
         public = urlparse(one(flags, "--public-url", name))
         port = int(one(flags, "--port", name))
