@@ -14,7 +14,6 @@ import argparse
 import functools
 import ipaddress
 import json
-import os
 import re
 import shutil
 import subprocess
