@@ -108,7 +108,7 @@ struct StreamImpl : WsClient::Impl {
           req.set(beast::http::field::user_agent, "castra-client");
           if (!asked.empty()) req.set(beast::http::field::sec_websocket_protocol, asked);
           for (const auto& [k, v] : headers)
-            req.set(k, v);
+            req.insert(k, v);  // a name given twice is two header lines, as a proxy may send
         }));
     ws->binary(true);
     ws->read_message_max(64 * 1024 * 1024);

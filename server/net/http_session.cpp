@@ -122,6 +122,19 @@ std::optional<http::status> status_of_refusal(beast::error_code ec) {
   return std::nullopt;
 }
 
+// Every X-Forwarded-For line, in order, as one list (RFC 9110 5.3): a proxy that appends a
+// line of its own (HAProxy's `option forwardfor`) puts the address it saw in the last one,
+// and reading only the first would believe what the client wrote.
+template <class Request>
+std::string forwarded_for(const Request& request) {
+  std::string hops;
+  for (auto [it, end] = request.equal_range("X-Forwarded-For"); it != end; ++it) {
+    if (!hops.empty()) hops += ", ";
+    hops.append(it->value().data(), it->value().size());
+  }
+  return hops;
+}
+
 }  // namespace
 
 template <class Stream>
@@ -145,7 +158,7 @@ void HttpSession<Stream>::on_read(beast::error_code ec, std::size_t) {
 
   auto request = parser_->release();
   const std::string client =
-      client_address(peer_, request["X-Forwarded-For"], state_->trusted_proxies());
+      client_address(peer_, forwarded_for(request), state_->trusted_proxies());
   if (beast::websocket::is_upgrade(request)) {
     if (request.target() == "/ws") {
       // The count goes with the connection.

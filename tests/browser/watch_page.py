@@ -251,11 +251,16 @@ def run_match(a):
         live_shot = False
         orders_seen_live = 0
         turns_seen = set()
-        while js(d, 'return document.body.dataset.state') != 'ended':
+        while True:
+            # One script reads both, so the page cannot reach the end between the two reads
+            # (and its revealed cards be counted as shown while live).
+            state, cards = js(d, "return [document.body.dataset.state, document.querySelectorAll('.orders-card').length]")
+            if state == 'ended':
+                break
             if time.monotonic() - start > 240:
                 check(False, 'the match ended within 240 s')
                 return
-            orders_seen_live += js(d, "return document.querySelectorAll('.orders-card').length")
+            orders_seen_live += cards
             t = attr(d, '#turn', 'data-turn')
             turns_seen.add(t)
             if not live_shot and t and int(t) >= 2:

@@ -338,6 +338,13 @@ CASTRA_ENCODED_TEST(ProtocolFlow, TrustsForwardedAddressesOnlyFromConfiguredProx
     auto c = greeted_client(server.ws_url(), forwarded);
     std::string out = admin(server, "connections", nullptr);
     EXPECT_NE(out.find("address=203.0.113.7"), std::string::npos) << out;
+    // A proxy that adds a line of its own below the client's forged one: the last line counts.
+    client::ClientOptions two_lines;
+    two_lines.headers = {{"X-Forwarded-For", "6.6.6.6"}, {"X-Forwarded-For", "203.0.113.8"}};
+    auto d = greeted_client(server.ws_url(), two_lines);
+    out = admin(server, "connections", nullptr);
+    EXPECT_NE(out.find("address=203.0.113.8"), std::string::npos) << out;
+    EXPECT_EQ(out.find("6.6.6.6"), std::string::npos) << out;
   }
   {
     ServerProcess server(test_flags());
