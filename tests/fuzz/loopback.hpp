@@ -50,6 +50,16 @@ class Loopback {
   std::unique_ptr<Impl> impl_;
 };
 
+// A valid WebSocket upgrade request to /ws, as a client's first bytes.
+inline constexpr char kUpgrade[] =
+    "GET /ws HTTP/1.1\r\n"
+    "Host: 127.0.0.1\r\n"
+    "Upgrade: websocket\r\n"
+    "Connection: Upgrade\r\n"
+    "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+    "Sec-WebSocket-Version: 13\r\n"
+    "\r\n";
+
 // Server options for the session targets: the defaults, with every timeout short, so that
 // an input that makes the server wait costs a second, not a minute, and no abuse cool-down.
 net::NetOptions fuzz_net_options();

@@ -13,15 +13,6 @@
 namespace castra::fuzz {
 namespace {
 
-constexpr char kUpgrade[] =
-    "GET /ws HTTP/1.1\r\n"
-    "Host: 127.0.0.1\r\n"
-    "Upgrade: websocket\r\n"
-    "Connection: Upgrade\r\n"
-    "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
-    "Sec-WebSocket-Version: 13\r\n"
-    "\r\n";
-
 TEST(SessionClose, ProtocolErrorAfterTheApplicationClosedEndsAtOnce) {
   net::NetOptions options = fuzz_net_options();
   // Far longer than the exchange may take: an end by timeout cannot pass for an end.

@@ -11,19 +11,6 @@
 #include "tests/fuzz/fuzz_support.hpp"
 #include "tests/fuzz/loopback.hpp"
 
-namespace {
-
-constexpr char kUpgrade[] =
-    "GET /ws HTTP/1.1\r\n"
-    "Host: 127.0.0.1\r\n"
-    "Upgrade: websocket\r\n"
-    "Connection: Upgrade\r\n"
-    "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
-    "Sec-WebSocket-Version: 13\r\n"
-    "\r\n";
-
-}  // namespace
-
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace castra::fuzz;
   static EchoApplication application;
