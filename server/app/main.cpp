@@ -322,9 +322,10 @@ int main(int argc, char** argv) {
     spdlog::error("event=bad_flag flag=node-id error=\"1 to 63 letters, digits, '-', '_', '.'\"");
     return 2;
   }
-  if (!clustered && (app.get_option("--public-url")->count() > 0 ||
-                     app.get_option("--lease-ms")->count() > 0)) {
-    spdlog::error("event=bad_flag flag=public-url error=\"--public-url and --lease-ms need --node-id\"");
+  if (!clustered &&
+      (app.get_option("--public-url")->count() > 0 || app.get_option("--lease-ms")->count() > 0)) {
+    spdlog::error(
+        "event=bad_flag flag=public-url error=\"--public-url and --lease-ms need --node-id\"");
     return 2;
   }
   if (on_postgres) {

@@ -38,7 +38,8 @@ Failure failure_of(const runtime::Answer<T>& answer, const char* what) {
   // The match moved on between the lobby's check and the host's turn (a second join racing
   // the first, a withdrawal racing a start): the lobby's own answer for that state.
   if (e.rule == "match.seat") return fail(v1::ERROR_MATCH_FULL, "no free seat");
-  if (e.rule == "match.moved") return fail(v1::ERROR_MATCH_ELSEWHERE, e.message + "; ask again", 500);
+  if (e.rule == "match.moved")
+    return fail(v1::ERROR_MATCH_ELSEWHERE, e.message + "; ask again", 500);
   if (e.rule == "match.over" || e.rule == "match.closed" || e.rule == "match.not_started") {
     return fail(v1::ERROR_MATCH_NOT_OPEN, e.message);
   }

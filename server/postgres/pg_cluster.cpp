@@ -67,8 +67,10 @@ PgCluster::~PgCluster() {
   // epochs move on with the next owner, so a write of this node still queued is refused.
   const Status s = guarded([&] {
     pqxx::work tx(*connection_);
-    Params().text(leases_->node()).run(
-        tx, "UPDATE match_leases SET expires_at = now() WHERE node = $1 AND expires_at > now()");
+    Params()
+        .text(leases_->node())
+        .run(tx,
+             "UPDATE match_leases SET expires_at = now() WHERE node = $1 AND expires_at > now()");
     tx.commit();
     return Status::success();
   });
@@ -77,8 +79,8 @@ PgCluster::~PgCluster() {
 
 void PgCluster::start(std::string public_url) {
   public_url_ = std::move(public_url);
-  spdlog::info("event=cluster_node node={} public_url={} lease_ms={}", leases_->node(),
-               public_url_, leases_->lease_ms());
+  spdlog::info("event=cluster_node node={} public_url={} lease_ms={}", leases_->node(), public_url_,
+               leases_->lease_ms());
   thread_ = std::thread([this] { loop(); });
 }
 
@@ -242,8 +244,8 @@ std::optional<server::Failure> PgCluster::elsewhere(const std::string& match_id)
         tx,
         "SELECT l.node, l.expires_at > now(), coalesce(n.public_url, '') FROM match_leases l "
         "LEFT JOIN cluster_nodes n ON n.node = l.node WHERE l.match_id = $1");
-    if (!r.empty()) owner = Owner{r[0][0].as<std::string>(), r[0][1].as<bool>(),
-                                  r[0][2].as<std::string>()};
+    if (!r.empty())
+      owner = Owner{r[0][0].as<std::string>(), r[0][1].as<bool>(), r[0][2].as<std::string>()};
     return Status::success();
   });
   if (!s.ok()) return lobby::storage_failure(s, "match_owner");

@@ -71,9 +71,9 @@ Status fence(pqxx::transaction_base& tx, const LeaseBook& book, const std::strin
                                   "SELECT 1 FROM match_leases WHERE match_id = $1 AND node = $2 "
                                   "AND epoch = $3 FOR SHARE");
   if (r.empty()) {
-    return Status{store::status_codes::kFenced,
-                  "node " + book.node() + " lost its lease (epoch " + std::to_string(*epoch) +
-                      ") on match " + match_id + " to another node"};
+    return Status{store::status_codes::kFenced, "node " + book.node() + " lost its lease (epoch " +
+                                                    std::to_string(*epoch) + ") on match " +
+                                                    match_id + " to another node"};
   }
   return Status::success();
 }

@@ -60,7 +60,6 @@ store::Status lease_new_match(pqxx::transaction_base& tx, const LeaseBook& book,
 // Before any other write of an append: the lease row, locked FOR SHARE until the commit
 // (a takeover's UPDATE waits for it), still names this node at the epoch it holds; kFenced
 // otherwise.
-store::Status fence(pqxx::transaction_base& tx, const LeaseBook& book,
-                    const std::string& match_id);
+store::Status fence(pqxx::transaction_base& tx, const LeaseBook& book, const std::string& match_id);
 
 }  // namespace castra::postgres

@@ -314,7 +314,8 @@ void PgMatchStore::append(AppendRequest request, std::function<void(Status)> don
           before = row_before(tx, request.match_id);
         }
         s = write_append(tx, request);
-        if (s.ok() && leases_ && request.create) s = lease_new_match(tx, *leases_, request.match_id);
+        if (s.ok() && leases_ && request.create)
+          s = lease_new_match(tx, *leases_, request.match_id);
         if (s.ok() && before) notify_changes(tx, leases_->node(), *before, *request.match_update);
         const bool finished =
             request.match_update && request.match_update->status == MatchStatus::kFinished;

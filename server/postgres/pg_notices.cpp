@@ -36,8 +36,7 @@ void notify_changes(pqxx::transaction_base& tx, const std::string& node, const R
   if (after.status != store::MatchStatus::kLive) return;
   for (const char side : {'A', 'B'}) {
     const bool now = after.to_act.find(side) != std::string::npos;
-    const bool was =
-        before.status == "live" && before.to_act.find(side) != std::string::npos;
+    const bool was = before.status == "live" && before.to_act.find(side) != std::string::npos;
     const auto& account = side == 'A' ? after.player_a : after.player_b;
     if (!now || was || !account) continue;
     const auto& deadline = side == 'A' ? after.deadline_a_ms : after.deadline_b_ms;

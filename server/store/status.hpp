@@ -18,7 +18,7 @@ struct Status {
 
 // The codes a store outside SQLite gives, numbered as SQLite's (sqlite3.h) for the same meaning.
 namespace status_codes {
-inline constexpr int kError = 1;        // SQLITE_ERROR: a statement failed
+inline constexpr int kError = 1;  // SQLITE_ERROR: a statement failed
 // SQLITE_PERM: a cluster's node appended to a match whose lease it no longer holds (another
 // node took it over); nothing was written (server/postgres/pg_leases.hpp).
 inline constexpr int kFenced = 3;

@@ -23,10 +23,11 @@ TEST(SessionClose, ProtocolErrorAfterTheApplicationClosedEndsAtOnce) {
   Loopback loopback(options, application);
   // A masked binary "close " (the application closes on it), then an unmasked binary frame
   // header, then the client is done (the corpus input 3f739bcc... of tests/fuzz/corpus/session).
-  const std::string frames("\x82\x89\x00\x00\x00\x00"
-                           "close "
-                           "\x82\x78\x78\x82\x81\x00\x00\x00\x00\x00\x00\x00\x78",
-                           25);
+  const std::string frames(
+      "\x82\x89\x00\x00\x00\x00"
+      "close "
+      "\x82\x78\x78\x82\x81\x00\x00\x00\x00\x00\x00\x00\x78",
+      25);
   const auto start = std::chrono::steady_clock::now();
   // exchange() itself fails the process after 10 s without an end.
   const std::string answer = loopback.exchange(kUpgrade, frames);

@@ -152,8 +152,8 @@ int play_round(Game& g) {
       if (error_of(legal) == v1::ERROR_MATCH_NOT_LIVE) return -1;
       continue;
     }
-    auto cmd = g.sides[s].picker.pick(legal.legal().legal(),
-                                      s == 0 ? rules::Side::kA : rules::Side::kB);
+    auto cmd =
+        g.sides[s].picker.pick(legal.legal().legal(), s == 0 ? rules::Side::kA : rules::Side::kB);
     if (!cmd) continue;
     const std::uint64_t seq = g.sides[s].next_seq++;
     // Asked until answered, with its own client_seq whichever node answers: applied once.
