@@ -130,8 +130,9 @@ TEST(ScenarioLibrary, EveryScenarioPlaysToAnEndWithGreedyBotsAndItsRecordVerifie
 // Between them the Optio battles field every unit type, both formations, 1-base units and
 // every terrain; the STAND! battles have a ford, a bridge and a fixed deployment.
 TEST(ScenarioLibrary, TheBattlesCoverEveryTypeFormationAndTerrain) {
-  std::set<int> types, formations, optio_terrain;
+  std::set<int> types, formations, optio_terrain, stand_terrain;
   bool one_base = false, ford = false, bridge = false, fixed = false;
+  v1::stand::Figures stand_troops;  // every STAND! figure of the library, by type
   for (const auto& e : library(false)) {
     const v1::ScenarioFile sf = parse(e);
     if (sf.has_optio()) {
@@ -144,15 +145,34 @@ TEST(ScenarioLibrary, TheBattlesCoverEveryTypeFormationAndTerrain) {
         optio_terrain.insert(t.terrain());
     } else {
       for (const auto& h : sf.stand().hexes()) {
+        stand_terrain.insert(h.terrain());
         ford = ford || h.crossing() == v1::stand::CROSSING_FORD;
         bridge = bridge || h.crossing() == v1::stand::CROSSING_BRIDGE;
       }
       fixed = fixed || sf.stand().placements_size() > 0;
+      for (const auto* army : {&sf.stand().side_a(), &sf.stand().side_b()}) {
+        stand_troops.set_infantry(stand_troops.infantry() + army->figures().infantry());
+        stand_troops.set_archers(stand_troops.archers() + army->figures().archers());
+        stand_troops.set_cavalry(stand_troops.cavalry() + army->figures().cavalry());
+        stand_troops.set_chariots(stand_troops.chariots() + army->figures().chariots());
+      }
+      for (const auto& p : sf.stand().placements()) {
+        stand_troops.set_infantry(stand_troops.infantry() + p.figures().infantry());
+        stand_troops.set_archers(stand_troops.archers() + p.figures().archers());
+        stand_troops.set_cavalry(stand_troops.cavalry() + p.figures().cavalry());
+        stand_troops.set_chariots(stand_troops.chariots() + p.figures().chariots());
+      }
     }
   }
   EXPECT_EQ(types.size(), 11u);  // heavy_infantry .. chariots
   EXPECT_EQ(formations.size(), 2u);
   EXPECT_EQ(optio_terrain.size(), 6u);  // hill, woods, marsh, river, ford, camp (open unlisted)
+  // woods, swamp, town, hill, steep, water (open is every hex not listed)
+  EXPECT_EQ(stand_terrain.size() - stand_terrain.count(v1::stand::TERRAIN_OPEN), 6u);
+  EXPECT_GT(stand_troops.infantry(), 0);
+  EXPECT_GT(stand_troops.archers(), 0);
+  EXPECT_GT(stand_troops.cavalry(), 0);
+  EXPECT_GT(stand_troops.chariots(), 0);
   EXPECT_TRUE(one_base);
   EXPECT_TRUE(ford);
   EXPECT_TRUE(bridge);
