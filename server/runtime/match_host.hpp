@@ -191,15 +191,14 @@ class MatchHost : public std::enable_shared_from_this<MatchHost> {
     Viewer viewer = Viewer::kSpectator;
     std::weak_ptr<Observer> observer;
     std::uint64_t next_event = 0;  // the first event it has not been sent
-    bool needs_board = true;
     bool sent_record = false;
   };
   struct InFlight;
   using Op = std::function<void()>;
-  // What made the room's updates due: a committed move (everyone whose picture changed), a
-  // change of the match's own state (a draw offer: the live room, without a board), or
-  // newcomers (only those who have no board yet).
-  enum class Change { kMove, kState, kJoin };
+  // What made the room's updates due: a committed move (everyone whose picture changed) or a
+  // change of the match's own state (a draw offer: the live room, without a board). A
+  // newcomer is sent its first update by subscribe() itself.
+  enum class Change { kMove, kState };
 
   // Runs `op` on the strand now, or after the write in flight: the shape of every request.
   void act(Op op);
@@ -228,7 +227,7 @@ class MatchHost : public std::enable_shared_from_this<MatchHost> {
   void send_count();
   void collect_notices();
   Presence presence(Side side) const;
-  void tell_presence(Side side, const Observer* only = nullptr);
+  void tell_presence(Side side);
   std::uint64_t visible_events(const Member& m) const;
   std::uint32_t spectator_count() const;
   const v1::GameLegal& legal_now(Side side);

@@ -45,13 +45,20 @@ void MatchHost::subscribe(Viewer viewer, std::optional<std::uint64_t> seen_event
     // Its board comes with its first update; the events it missed, for its log, if it says
     // what it has.
     m.next_event = seen_events && *seen_events <= visible ? *seen_events : visible;
-    room_.push_back(std::move(m));
     if (viewer == Viewer::kSpectator) count_due_ = true;
-    fan_out(Change::kJoin);
+    // Only the newcomer is owed anything now, so it alone is sent: a pass over the room per
+    // subscriber made a room's set-up quadratic in its spectators.
+    room_.push_back(std::move(m));
+    Member& newcomer = room_.back();
+    const bool record = record_ != nullptr;
+    const Update welcome = make_update(newcomer, visible, /*board=*/true, record);
+    newcomer.next_event = visible;
+    newcomer.sent_record = record;
+    observer->on_update(welcome);
     // The newcomer learns who is here (after its first update, which names the match).
     if (match_->seated(Side::kA) && match_->seated(Side::kB) && !closed_ && !match_->outcome()) {
-      tell_presence(Side::kA, observer.get());
-      tell_presence(Side::kB, observer.get());
+      observer->on_presence(presence(Side::kA));
+      observer->on_presence(presence(Side::kB));
     }
     publish();
   });
@@ -153,24 +160,20 @@ std::optional<Update> MatchHost::fan_out(Change change, const Observer* mover) {
     const bool delayed = visible < committed_events_;
     const bool advanced = visible > m.next_event;
     const bool record = record_ && !m.sent_record;
-    bool board = m.needs_board;
+    bool board = false;
     switch (change) {
       case Change::kMove:
-        board = board || !delayed || advanced;
+        board = !delayed || advanced;
         if (!board && !record) continue;
         break;
       case Change::kState:
-        if (delayed && !board) continue;
-        break;
-      case Change::kJoin:
-        if (!board) continue;
+        if (delayed) continue;
         break;
     }
     const Key key{m.viewer, m.next_event, visible, board, record};
     auto it = made.find(key);
     if (it == made.end()) it = made.emplace(key, make_update(m, visible, board, record)).first;
     m.next_event = visible;
-    m.needs_board = false;
     m.sent_record = m.sent_record || record;
     if (mover != nullptr && observer.get() == mover) {
       mover_update = it->second;
@@ -207,12 +210,10 @@ Presence MatchHost::presence(Side side) const {
   return p;
 }
 
-void MatchHost::tell_presence(Side side, const Observer* only) {
+void MatchHost::tell_presence(Side side) {
   const Presence p = presence(side);
   for (const Member& m : room_) {
-    auto observer = m.observer.lock();
-    if (!observer || (only != nullptr && observer.get() != only)) continue;
-    observer->on_presence(p);
+    if (auto observer = m.observer.lock()) observer->on_presence(p);
   }
 }
 
