@@ -10,6 +10,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "client/net/elsewhere.hpp"
 #include "client/net/protocol_client.hpp"
 #include "client/sdl/dice_check.hpp"
 #include "client/sdl/labels.hpp"
@@ -277,6 +278,7 @@ void Client::subscribe(bool from_start) {
   session_.request(std::move(e), [this, id](const v1::ServerEnvelope& r) {
     if (match_.id != id) return;
     if (r.has_subscribed()) return on_subscribed(r.subscribed());
+    if (follow_elsewhere(r)) return;
     match_.catching_up = false;
     report(r, "Open match");
     if (!match_.subscribed && r.has_error()) {
@@ -478,6 +480,8 @@ void Client::send_command(const v1::SubmitCommand& command) {
   session_.request(std::move(e), [this, id](const v1::ServerEnvelope& r) {
     if (match_.id != id) return;
     match_.command_in_flight = false;
+    // Sent to the match's node: it goes again from there, same client_seq.
+    if (follow_elsewhere(r)) return;
     if (r.has_error() && r.error().code() == v1::ERROR_UNSPECIFIED) {
       // The connection broke first: keep it for the reconnect.
       say("The connection broke before the server answered; the command goes again when it "
@@ -504,9 +508,24 @@ void Client::send_command(const v1::SubmitCommand& command) {
   });
 }
 
-void Client::reconnect() {
+bool Client::follow_elsewhere(const v1::ServerEnvelope& r) {
+  const auto where = elsewhere(r);
+  if (!where) return false;
+  if (reconnecting_) return true;  // already on the way (another reply said the same)
+  if (where->owner_url.empty()) {
+    say("The match is moving to another server; asking again...", MessageKind::kInfo);
+    elsewhere_retry_at_ = std::chrono::steady_clock::now() + where->retry_after;
+    return true;
+  }
+  if (home_server_.empty()) home_server_ = options_.server;
+  options_.server = where->owner_url;
+  reconnect("Match moved to " + where->owner_url + ", reconnecting...");
+  return true;
+}
+
+void Client::reconnect(const std::string& why) {
   reconnecting_ = true;
-  say("The connection to the server was lost; reconnecting...", MessageKind::kError);
+  say(why, MessageKind::kError);
   connect(options_.server);
   v1::ClientEnvelope e;
   if (account_.guest || account_.token.empty()) {
@@ -757,6 +776,8 @@ void Client::on_push(const v1::ServerEnvelope& e) {
     }
     case v1::ServerEnvelope::kNotice:
       say(e.notice().text(), MessageKind::kError);
+      // This node gave our match up: asked for again, the node says where it went.
+      if (match_left_this_node(e) && e.notice().match_id() == match_.id) subscribe();
       if (e.notice().code() == v1::ERROR_SESSION_INVALID) {
         account_ = Account{};
         screen_ = Screen::kLogin;
@@ -778,8 +799,16 @@ void Client::update() {
     } else if (now >= reconnect_at_) {
       reconnect_at_ = {};
       reconnect_delay_ = std::min(reconnect_delay_ * 2, std::chrono::seconds(30));
+      // A redirect's owner that went away is looked for through the address given again.
+      if (!home_server_.empty()) options_.server = home_server_;
       reconnect();
     }
+  }
+  if (elsewhere_retry_at_ != std::chrono::steady_clock::time_point{} &&
+      std::chrono::steady_clock::now() >= elsewhere_retry_at_ && online()) {
+    elsewhere_retry_at_ = {};
+    subscribe();
+    if (match_.unanswered && !match_.command_in_flight) send_command(*match_.unanswered);
   }
   if (screen_ == Screen::kLobby && online() &&
       std::chrono::steady_clock::now() - lobby_.refreshed > std::chrono::seconds(6) &&
