@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
+#include <utility>
 
 #include "client/net/elsewhere.hpp"
 #include "client/net/protocol_client.hpp"
@@ -239,14 +240,16 @@ void Client::join(const v1::MatchSummary& m, const std::string& invitation_code)
   e.mutable_join_match()->set_invitation_code(invitation_code);
   e.mutable_join_match()->set_entropy(random_entropy());
   const std::string commitment = m.dice_commitment();
-  session_.request(std::move(e), [this, commitment, invitation_code](const v1::ServerEnvelope& r) {
-    if (!r.has_match_joined()) return report(r, "Join");
-    say("Joined; the dice commitment you saw is " + commitment.substr(0, 16) + "...",
-        MessageKind::kOk);
-    open_match(r.match_joined().match().match_id(), invitation_code);
-    match_.summary = r.match_joined().match();
-    match_.commitment_at_start = commitment;
-  });
+  session_.request(
+      std::move(e), [this, m, commitment, invitation_code](const v1::ServerEnvelope& r) {
+        if (follow_elsewhere(r, [this, m, invitation_code] { join(m, invitation_code); })) return;
+        if (!r.has_match_joined()) return report(r, "Join");
+        say("Joined; the dice commitment you saw is " + commitment.substr(0, 16) + "...",
+            MessageKind::kOk);
+        open_match(r.match_joined().match().match_id(), invitation_code);
+        match_.summary = r.match_joined().match();
+        match_.commitment_at_start = commitment;
+      });
 }
 
 void Client::open_match(const std::string& match_id, const std::string& invitation_code,
@@ -508,9 +511,10 @@ void Client::send_command(const v1::SubmitCommand& command) {
   });
 }
 
-bool Client::follow_elsewhere(const v1::ServerEnvelope& r) {
+bool Client::follow_elsewhere(const v1::ServerEnvelope& r, std::function<void()> again) {
   const auto where = elsewhere(r);
   if (!where) return false;
+  if (again) elsewhere_again_ = std::move(again);
   if (reconnecting_) return true;  // already on the way (another reply said the same)
   if (where->owner_url.empty()) {
     say("The match is moving to another server; asking again...", MessageKind::kInfo);
@@ -547,6 +551,8 @@ void Client::reconnect(const std::string& why) {
     reconnect_delay_ = std::chrono::seconds(1);
     account_.name = r.session().name();
     say("Reconnected.", MessageKind::kOk);
+    // A join a redirect sent here goes again (the match screen is re-entered below).
+    if (auto again = std::exchange(elsewhere_again_, {})) again();
     if (screen_ == Screen::kLobby) refresh_lobby();
     // A followed campaign is followed again; its view comes with the reply.
     follow_campaign();
@@ -807,6 +813,7 @@ void Client::update() {
   if (elsewhere_retry_at_ != std::chrono::steady_clock::time_point{} &&
       std::chrono::steady_clock::now() >= elsewhere_retry_at_ && online()) {
     elsewhere_retry_at_ = {};
+    if (auto again = std::exchange(elsewhere_again_, {})) return again();
     subscribe();
     if (match_.unanswered && !match_.command_in_flight) send_command(*match_.unanswered);
   }
