@@ -9,8 +9,8 @@
 #include <signal.h>
 
 #include <atomic>
-#include <cstdio>
 #include <condition_variable>
+#include <cstdio>
 #include <mutex>
 #include <string>
 #include <thread>
