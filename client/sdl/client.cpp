@@ -9,7 +9,9 @@
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
+#include <utility>
 
+#include "client/net/elsewhere.hpp"
 #include "client/net/protocol_client.hpp"
 #include "client/sdl/dice_check.hpp"
 #include "client/sdl/labels.hpp"
@@ -238,14 +240,16 @@ void Client::join(const v1::MatchSummary& m, const std::string& invitation_code)
   e.mutable_join_match()->set_invitation_code(invitation_code);
   e.mutable_join_match()->set_entropy(random_entropy());
   const std::string commitment = m.dice_commitment();
-  session_.request(std::move(e), [this, commitment, invitation_code](const v1::ServerEnvelope& r) {
-    if (!r.has_match_joined()) return report(r, "Join");
-    say("Joined; the dice commitment you saw is " + commitment.substr(0, 16) + "...",
-        MessageKind::kOk);
-    open_match(r.match_joined().match().match_id(), invitation_code);
-    match_.summary = r.match_joined().match();
-    match_.commitment_at_start = commitment;
-  });
+  session_.request(
+      std::move(e), [this, m, commitment, invitation_code](const v1::ServerEnvelope& r) {
+        if (follow_elsewhere(r, [this, m, invitation_code] { join(m, invitation_code); })) return;
+        if (!r.has_match_joined()) return report(r, "Join");
+        say("Joined; the dice commitment you saw is " + commitment.substr(0, 16) + "...",
+            MessageKind::kOk);
+        open_match(r.match_joined().match().match_id(), invitation_code);
+        match_.summary = r.match_joined().match();
+        match_.commitment_at_start = commitment;
+      });
 }
 
 void Client::open_match(const std::string& match_id, const std::string& invitation_code,
@@ -277,6 +281,7 @@ void Client::subscribe(bool from_start) {
   session_.request(std::move(e), [this, id](const v1::ServerEnvelope& r) {
     if (match_.id != id) return;
     if (r.has_subscribed()) return on_subscribed(r.subscribed());
+    if (follow_elsewhere(r)) return;
     match_.catching_up = false;
     report(r, "Open match");
     if (!match_.subscribed && r.has_error()) {
@@ -478,6 +483,8 @@ void Client::send_command(const v1::SubmitCommand& command) {
   session_.request(std::move(e), [this, id](const v1::ServerEnvelope& r) {
     if (match_.id != id) return;
     match_.command_in_flight = false;
+    // Sent to the match's node: it goes again from there, same client_seq.
+    if (follow_elsewhere(r)) return;
     if (r.has_error() && r.error().code() == v1::ERROR_UNSPECIFIED) {
       // The connection broke first: keep it for the reconnect.
       say("The connection broke before the server answered; the command goes again when it "
@@ -504,9 +511,25 @@ void Client::send_command(const v1::SubmitCommand& command) {
   });
 }
 
-void Client::reconnect() {
+bool Client::follow_elsewhere(const v1::ServerEnvelope& r, std::function<void()> again) {
+  const auto where = elsewhere(r);
+  if (!where) return false;
+  if (again) elsewhere_again_ = std::move(again);
+  if (reconnecting_) return true;  // already on the way (another reply said the same)
+  if (where->owner_url.empty()) {
+    say("The match is moving to another server; asking again...", MessageKind::kInfo);
+    elsewhere_retry_at_ = std::chrono::steady_clock::now() + where->retry_after;
+    return true;
+  }
+  if (home_server_.empty()) home_server_ = options_.server;
+  options_.server = where->owner_url;
+  reconnect("Match moved to " + where->owner_url + ", reconnecting...");
+  return true;
+}
+
+void Client::reconnect(const std::string& why) {
   reconnecting_ = true;
-  say("The connection to the server was lost; reconnecting...", MessageKind::kError);
+  say(why, MessageKind::kError);
   connect(options_.server);
   v1::ClientEnvelope e;
   if (account_.guest || account_.token.empty()) {
@@ -528,6 +551,8 @@ void Client::reconnect() {
     reconnect_delay_ = std::chrono::seconds(1);
     account_.name = r.session().name();
     say("Reconnected.", MessageKind::kOk);
+    // A join a redirect sent here goes again (the match screen is re-entered below).
+    if (auto again = std::exchange(elsewhere_again_, {})) again();
     if (screen_ == Screen::kLobby) refresh_lobby();
     // A followed campaign is followed again; its view comes with the reply.
     follow_campaign();
@@ -757,6 +782,8 @@ void Client::on_push(const v1::ServerEnvelope& e) {
     }
     case v1::ServerEnvelope::kNotice:
       say(e.notice().text(), MessageKind::kError);
+      // This node gave our match up: asked for again, the node says where it went.
+      if (match_left_this_node(e) && e.notice().match_id() == match_.id) subscribe();
       if (e.notice().code() == v1::ERROR_SESSION_INVALID) {
         account_ = Account{};
         screen_ = Screen::kLogin;
@@ -778,8 +805,17 @@ void Client::update() {
     } else if (now >= reconnect_at_) {
       reconnect_at_ = {};
       reconnect_delay_ = std::min(reconnect_delay_ * 2, std::chrono::seconds(30));
+      // A redirect's owner that went away is looked for through the address given again.
+      if (!home_server_.empty()) options_.server = home_server_;
       reconnect();
     }
+  }
+  if (elsewhere_retry_at_ != std::chrono::steady_clock::time_point{} &&
+      std::chrono::steady_clock::now() >= elsewhere_retry_at_ && online()) {
+    elsewhere_retry_at_ = {};
+    if (auto again = std::exchange(elsewhere_again_, {})) return again();
+    subscribe();
+    if (match_.unanswered && !match_.command_in_flight) send_command(*match_.unanswered);
   }
   if (screen_ == Screen::kLobby && online() &&
       std::chrono::steady_clock::now() - lobby_.refreshed > std::chrono::seconds(6) &&

@@ -9,6 +9,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -335,8 +336,15 @@ class Client {
                      bool as_batch);
   void report(const v1::ServerEnvelope& e, const std::string& doing);
   // Reconnects after a lost connection: the session token signs in again, the open match is
-  // subscribed from its last event, and an unanswered command goes again.
-  void reconnect();
+  // subscribed from its last event, and an unanswered command goes again. `why` is shown.
+  void reconnect(const std::string& why = "The connection to the server was lost; reconnecting...");
+  // A cluster's answer ERROR_MATCH_ELSEWHERE (docs/protocol.md): the one connection moves to
+  // the owner's URL through reconnect() (lobby and accounts are served by every node), or, while
+  // the match moves, the match is asked for again here after retry_after_ms. `again` repeats
+  // a request reconnect() does not (a join from the lobby); empty: the open match is
+  // subscribed again and its unanswered command resent, as after any reconnect. False for
+  // any other answer.
+  bool follow_elsewhere(const v1::ServerEnvelope& r, std::function<void()> again = {});
   void send_command(const v1::SubmitCommand& command);
   std::string random_entropy() const;
   // A campaign view received (a reply or a CampaignUpdated push) for the one on screen.
@@ -364,6 +372,13 @@ class Client {
   std::chrono::steady_clock::time_point reconnect_at_{};
   std::chrono::seconds reconnect_delay_{1};
   bool reconnecting_ = false;
+  // The address the player gave (a cluster's load balancer), kept while a redirect has the
+  // connection on a match's owner: a lost owner is looked for through it again.
+  std::string home_server_;
+  // When to ask again for a match that is moving between a cluster's nodes; unset: never.
+  std::chrono::steady_clock::time_point elsewhere_retry_at_{};
+  // The request a redirect repeats once it has reconnected (or asks again), if any.
+  std::function<void()> elsewhere_again_;
 };
 
 }  // namespace castra::client

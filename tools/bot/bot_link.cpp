@@ -38,12 +38,19 @@ void BotLink::drop(const std::string& why) {
   error_ = why;
 }
 
+std::string BotLink::where() const {
+  return owner_url_.empty() ? options_.server() : owner_url_;
+}
+
 bool BotLink::connect_once() {
   std::string error;
-  client_ = client::ProtocolClient::connect(options_.server(), options_.reply_timeout, &error,
-                                            options_.client);
+  client_ =
+      client::ProtocolClient::connect(where(), options_.reply_timeout, &error, options_.client);
   if (!client_) {
     error_ = "connect: " + error;
+    // The owner it was sent to is gone: the next try goes through the usual address, whose
+    // node says where the match went (or that it is moving).
+    owner_url_.clear();
     return false;
   }
   auto hello = client_->hello(options_.reply_timeout, &error);
@@ -82,11 +89,34 @@ std::optional<v1::ServerEnvelope> BotLink::call(v1::ClientEnvelope request) {
     drop("the reply was lost on purpose (a test)");
     return std::nullopt;
   }
-  auto reply = client_->call(std::move(request), options_.reply_timeout, &error);
-  // A reply that does not come in time is treated as a lost connection: the caller repeats
-  // what it must on a fresh one, and repeats are safe (client_seq).
-  if (!reply) drop(error);
-  return reply;
+  const auto give_up = std::chrono::steady_clock::now() + options_.give_up_after;
+  for (;;) {
+    auto reply = client_->call(request, options_.reply_timeout, &error);
+    // A reply that does not come in time is treated as a lost connection: the caller repeats
+    // what it must on a fresh one, and repeats are safe (client_seq).
+    if (!reply) {
+      drop(error);
+      return reply;
+    }
+    const auto where = client::elsewhere(*reply);
+    // The redirect's answer is the caller's to read once the cluster stays unsettled.
+    if (!where || std::chrono::steady_clock::now() > give_up) return reply;
+    if (!follow(*where)) return std::nullopt;
+    request.clear_request_id();
+    pace();
+  }
+}
+
+bool BotLink::follow(const client::Elsewhere& where) {
+  if (where.owner_url.empty()) {
+    std::this_thread::sleep_for(where.retry_after);
+    return true;
+  }
+  note("match moved to " + where.owner_url + ", reconnecting...");
+  ++redirects_;
+  owner_url_ = where.owner_url;
+  moved_ = true;
+  return reconnect();
 }
 
 std::optional<v1::ServerEnvelope> BotLink::next_push(milliseconds timeout) {
@@ -94,6 +124,14 @@ std::optional<v1::ServerEnvelope> BotLink::next_push(milliseconds timeout) {
   std::string error;
   auto push = client_->next_push(timeout, &error);
   if (!push && !client_->socket().is_open()) drop(error);
+  if (push && client::match_left_this_node(*push)) {
+    // This node gave the match up: the caller comes back (reconnect, subscribe, resend)
+    // through the usual address, and is sent on to the new owner from there.
+    note("the match left " + where() + "; reconnecting");
+    owner_url_.clear();
+    moved_ = true;
+    drop("the match moved to another node");
+  }
   return push;
 }
 

@@ -3,6 +3,11 @@
 // paces its requests under the rate the server announced in its HelloResult, and after a lost
 // connection reconnects with backoff and resumes the session. Used by BotPlayer (castra-bot
 // and the BotGames tests); blocking, one thread uses a BotLink at a time.
+// In a cluster it follows ERROR_MATCH_ELSEWHERE (client/net/elsewhere.hpp): a request
+// answered so is asked again at the owner's URL, through the same reconnect (the session
+// resumed with its token), or again where it is after retry_after_ms while the match moves.
+// Its one connection moves to the owner: lobby and accounts are served by every node. A
+// connection the owner's URL cannot reach (the owner died) falls back to LinkOptions::server.
 #pragma once
 
 #include <chrono>
@@ -10,7 +15,9 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 
+#include "client/net/elsewhere.hpp"
 #include "client/net/protocol_client.hpp"
 #include "proto/castra/v1/protocol.pb.h"
 
@@ -43,7 +50,8 @@ class BotLink {
   // Connects and signs in: Login, or Register when the account does not exist. False, with
   // error(), when that fails.
   bool open();
-  // The reply to `request`; nullopt when the connection was lost (lost() is then true).
+  // The reply to `request`, after following redirects (the same request again, so a command
+  // keeps its client_seq); nullopt when the connection was lost (lost() is then true).
   std::optional<v1::ServerEnvelope> call(v1::ClientEnvelope request);
   // The next push within `timeout`; nullopt on timeout or when the connection was lost.
   std::optional<v1::ServerEnvelope> next_push(std::chrono::milliseconds timeout);
@@ -56,6 +64,14 @@ class BotLink {
   // The account's name as the server spells it.
   const std::string& name() const { return name_; }
   int reconnects() const { return reconnects_; }
+  // Redirects followed to a match's owner (ERROR_MATCH_ELSEWHERE with a URL).
+  int redirects() const { return redirects_; }
+  // Where the link is now: the owner it was sent to, else LinkOptions::server.
+  std::string where() const;
+  // True once after the connection moved to another node (a redirect, or a Notice that this
+  // node stopped hosting a match): the caller's subscriptions stayed behind, so it
+  // subscribes again.
+  bool take_moved() { return std::exchange(moved_, false); }
   // One progress line to LinkOptions::log, if there is one.
   void note(const std::string& line) const;
 
@@ -65,6 +81,8 @@ class BotLink {
   bool resume();
   void pace();
   void drop(const std::string& why);
+  // Follows one ERROR_MATCH_ELSEWHERE; false when the link was lost doing so.
+  bool follow(const client::Elsewhere& where);
 
   LinkOptions options_;
   std::unique_ptr<client::ProtocolClient> client_;
@@ -72,6 +90,9 @@ class BotLink {
   std::string name_;
   std::string error_;
   int reconnects_ = 0;
+  int redirects_ = 0;
+  bool moved_ = false;
+  std::string owner_url_;  // the node a redirect sent the link to; empty: options_.server
   // The client side of the server's token bucket: never more than the server allows.
   double rate_ = 0;
   double burst_ = 0;

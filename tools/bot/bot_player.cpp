@@ -173,6 +173,7 @@ bool BotPlayer::subscribe(Game& g) {
     return false;
   }
   g.result.side = wire::side_from_proto(reply->subscribed().side());
+  link_.take_moved();  // subscribed where the link is now
   g.legal.reset();
   g.board.reset();
   g.draw_pending = false;
@@ -194,6 +195,11 @@ void BotPlayer::play(Game& g) {
       continue;
     }
     if (link_.lost()) continue;
+    // A request was redirected to the match's owner: the subscription stayed behind.
+    if (link_.take_moved()) {
+      subscribe(g);
+      continue;
+    }
     if (g.draw_pending) decline_draw(g);
     if (g.legal) {
       move(g);

@@ -73,13 +73,13 @@ std::string verdict(const v1::Outcome& o, castra::rules::Side side) {
   return a_won == (side == castra::rules::Side::kA) ? "won" : "lost";
 }
 
-void print_result(const bot::GameResult& r, int reconnects) {
+void print_result(const bot::GameResult& r, int reconnects, int redirects) {
   std::printf(
       "match %s: %s as side %s (%s), %d commands, %d refused, %d draw offers declined, "
-      "%d reconnects, %d commands sent again\n",
+      "%d reconnects, %d commands sent again, %d redirects\n",
       r.match_id.c_str(), verdict(r.record.outcome(), r.side).c_str(), side_label(r.side),
       r.record.outcome().reason().c_str(), r.commands, r.refused, r.draws_declined, reconnects,
-      r.resent);
+      r.resent, redirects);
   std::fflush(stdout);
 }
 
@@ -130,12 +130,14 @@ int main(int argc, char** argv) {
     options.seed = flags.seed + static_cast<std::uint64_t>(game);
     bot::BotPlayer player(link, options);
     const int reconnects_before = link.reconnects();
+    const int redirects_before = link.redirects();
     const bot::GameResult result = player.play_one();
     if (!result.finished) {
       std::cerr << "castra-bot: match " << result.match_id << ": " << result.error << "\n";
       return kExitFailed;
     }
-    print_result(result, link.reconnects() - reconnects_before);
+    print_result(result, link.reconnects() - reconnects_before,
+                 link.redirects() - redirects_before);
   }
   return kExitOk;
 }

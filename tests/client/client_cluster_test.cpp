@@ -1,0 +1,55 @@
+// Cluster.*, with castra-client: three castra-server nodes on one private PostgreSQL, the
+// client on a node that does not host the match it joins from the lobby. It is answered
+// ERROR_MATCH_ELSEWHERE, says "Match moved to <url>, reconnecting...", moves its connection to
+// the owner (resuming its session), joins there and shows the match.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "tests/client/client_support.hpp"
+#include "tests/client/live_seat.hpp"
+#include "tests/server/cluster_support.hpp"
+#include "tests/server/protocol_support.hpp"
+#include "tests/support/postgres_cluster.hpp"
+
+namespace castra::testing {
+namespace {
+
+TEST(Cluster, TheSdlClientFollowsTheRedirectToTheMatchsOwner) {
+  PostgresCluster& db = PostgresCluster::shared();
+  ASSERT_TRUE(db.ok()) << db.error();
+  const std::string url = db.create_database("cluster_sdl_client");
+  ASSERT_FALSE(url.empty()) << db.error();
+  Rig rig(url, 3, 1500);
+  ASSERT_TRUE(rig.started()) << rig.logs();
+
+  // alice's match is hosted by node 0, where she made it.
+  Member alice(rig, "alice", 0);
+  ASSERT_TRUE(alice.register_account());
+  auto created = alice.ask(client::requests::create_match("optio/test", /*spectators=*/true));
+  ASSERT_TRUE(created.has_match_created()) << created.DebugString();
+  const std::string id = created.match_created().match().match_id();
+  ASSERT_FALSE(alice.ask(sit(id)).has_error());
+
+  // carol's client reaches node 1 and joins from the lobby.
+  const std::string dir = live::dir_for("cluster-join");
+  write_file(dir + "/script.txt",
+             "wait connected\nclick-button name\ntype carol\n"
+             "click-button password\ntype carol-password\nclick-button Register\n"
+             "wait screen lobby\nclick-button Join\n"
+             "wait message Match moved to " +
+                 rig.url(0) +
+                 "\nwait message Reconnected\nwait screen match\n"
+                 "wait snapshot timeout=30000\nquit\n");
+  ClientProcess client(
+      dir, {"--server", rig.url(1), "--script", dir + "/script.txt", "--exit-after", "90"});
+  ASSERT_EQ(client.wait(std::chrono::seconds(90)), 0) << live::log_of(dir) << rig.logs();
+
+  // The join went through on the owner: alice's legal commands are those of a started match.
+  auto legal = alice.ask(get_legal(id));
+  EXPECT_TRUE(legal.has_legal()) << legal.DebugString();
+  EXPECT_EQ(alice.node(), 0);
+}
+
+}  // namespace
+}  // namespace castra::testing
