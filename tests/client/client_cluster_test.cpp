@@ -31,13 +31,17 @@ TEST(Cluster, TheSdlClientFollowsTheRedirectToTheMatchsOwner) {
   const std::string id = created.match_created().match().match_id();
   ASSERT_FALSE(alice.ask(sit(id)).has_error());
 
-  // carol's client reaches node 1 and joins from the lobby.
+  // carol's client reaches node 1 and joins from the lobby. The row's button is named with
+  // the match id: a bare "Join" also prefixes "Join code", the private-match button, which
+  // sorts first for an id from "d" on.
   const std::string dir = live::dir_for("cluster-join");
   write_file(dir + "/script.txt",
              "wait connected\nclick-button name\ntype carol\n"
              "click-button password\ntype carol-password\nclick-button Register\n"
-             "wait screen lobby\nclick-button Join\n"
-             "wait message Match moved to " +
+             "wait screen lobby\nclick-button Join " +
+                 id +
+                 "\n"
+                 "wait message Match moved to " +
                  rig.url(0) +
                  "\nwait message Reconnected\nwait screen match\n"
                  "wait snapshot timeout=30000\nquit\n");
