@@ -26,15 +26,6 @@ namespace {
 
 constexpr int kLeaseMs = 1500;
 
-std::string new_database(const std::string& name) {
-  PostgresCluster& cluster = PostgresCluster::shared();
-  EXPECT_TRUE(cluster.ok()) << cluster.error();
-  static int made = 0;  // a fresh database each time (--gtest_repeat too)
-  const std::string url = cluster.create_database(name + "_" + std::to_string(made++));
-  EXPECT_FALSE(url.empty()) << cluster.error();
-  return url;
-}
-
 // What the bots did, watched from the test's thread: submits sent, and the owner a redirect
 // named.
 class Watch {
@@ -128,8 +119,8 @@ std::function<std::string()> balancer(Rig& rig, int first) {
 }
 
 TEST(Cluster, ARealClientFollowsTheRedirectToTheMatchsOwner) {
-  const std::string url = new_database("cluster_redirect");
-  ASSERT_FALSE(url.empty());
+  const std::string url = PostgresCluster::fresh_database("cluster_redirect");
+  ASSERT_FALSE(url.empty()) << PostgresCluster::shared().error();
   Rig rig(url, 3, kLeaseMs);
   ASSERT_TRUE(rig.started()) << rig.logs();
 
@@ -155,8 +146,8 @@ TEST(Cluster, ARealClientFollowsTheRedirectToTheMatchsOwner) {
 }
 
 TEST(Cluster, ARealClientFollowsItsMatchToTheNewOwnerWhenTheOwnerIsKilled) {
-  const std::string url = new_database("cluster_redirect_kill");
-  ASSERT_FALSE(url.empty());
+  const std::string url = PostgresCluster::fresh_database("cluster_redirect_kill");
+  ASSERT_FALSE(url.empty()) << PostgresCluster::shared().error();
   Rig rig(url, 3, kLeaseMs);
   ASSERT_TRUE(rig.started()) << rig.logs();
 

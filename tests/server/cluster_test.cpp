@@ -19,15 +19,6 @@ namespace {
 
 constexpr int kLeaseMs = 1500;
 
-std::string new_database(const std::string& name) {
-  PostgresCluster& cluster = PostgresCluster::shared();
-  EXPECT_TRUE(cluster.ok()) << cluster.error();
-  static int made = 0;  // a fresh database each time (--gtest_repeat too)
-  const std::string url = cluster.create_database(name + "_" + std::to_string(made++));
-  EXPECT_FALSE(url.empty()) << cluster.error();
-  return url;
-}
-
 // The node hosting `match_id`, as a client finds out: where a subscription is accepted.
 int owner_of(Member& asker, const std::string& match_id) {
   v1::ClientEnvelope e;
@@ -53,8 +44,8 @@ void expect_in_order(const Spectator& s, const std::string& what) {
 }
 
 TEST(Cluster, MatchesOfBothGamesGoOnAfterTheirNodeIsKilled) {
-  const std::string url = new_database("cluster_kill");
-  ASSERT_FALSE(url.empty());
+  const std::string url = PostgresCluster::fresh_database("cluster_kill");
+  ASSERT_FALSE(url.empty()) << PostgresCluster::shared().error();
   Rig rig(url, 3, kLeaseMs);
   ASSERT_TRUE(rig.started()) << rig.logs();
 
@@ -110,8 +101,8 @@ TEST(Cluster, MatchesOfBothGamesGoOnAfterTheirNodeIsKilled) {
 }
 
 TEST(Cluster, APausedNodesLateAppendIsRefusedAndNothingIsAcknowledgedTwice) {
-  const std::string url = new_database("cluster_pause");
-  ASSERT_FALSE(url.empty());
+  const std::string url = PostgresCluster::fresh_database("cluster_pause");
+  ASSERT_FALSE(url.empty()) << PostgresCluster::shared().error();
   Rig rig(url, 3, kLeaseMs);
   ASSERT_TRUE(rig.started()) << rig.logs();
   Member alice(rig, "alice", 0), bob(rig, "bob", 1), watcher(rig, "grace", 2);
@@ -205,8 +196,8 @@ void count_pushes(client::ProtocolClient& c, const std::string& match_id,
 }
 
 TEST(Cluster, LobbyChangesAndYourMoveReachPlayersOnOtherNodes) {
-  const std::string url = new_database("cluster_notices");
-  ASSERT_FALSE(url.empty());
+  const std::string url = PostgresCluster::fresh_database("cluster_notices");
+  ASSERT_FALSE(url.empty()) << PostgresCluster::shared().error();
   Rig rig(url, 3, kLeaseMs);
   ASSERT_TRUE(rig.started()) << rig.logs();
   Member alice(rig, "alice", 0), bob(rig, "bob", 2);

@@ -69,17 +69,9 @@ Player signed_in(const std::string& url, const std::string& name) {
   return p;
 }
 
-std::string new_database(const std::string& name) {
-  PostgresCluster& cluster = PostgresCluster::shared();
-  EXPECT_TRUE(cluster.ok()) << cluster.error();
-  const std::string url = cluster.create_database(name);
-  EXPECT_FALSE(url.empty()) << cluster.error();
-  return url;
-}
-
 TEST(PostgresServer, PlaysBothGamesToVerifiedRecordsAndKeepsThemAcrossARestart) {
-  const std::string url = new_database("server_play");
-  ASSERT_FALSE(url.empty());
+  const std::string url = PostgresCluster::fresh_database("server_play");
+  ASSERT_FALSE(url.empty()) << PostgresCluster::shared().error();
   std::string ids[2];
   {
     ServerProcess server(play_flags({"--store", url}));
@@ -144,8 +136,8 @@ TEST(StoreMigration, MovesFinishedAndLiveMatchesAndACampaignThatAllGoOn) {
     ASSERT_EQ(sqlite.wait(std::chrono::seconds(30)), 0) << sqlite.log();
   }
 
-  const std::string url = new_database("migration");
-  ASSERT_FALSE(url.empty());
+  const std::string url = PostgresCluster::fresh_database("migration");
+  ASSERT_FALSE(url.empty()) << PostgresCluster::shared().error();
   const std::string server = binary_dir() + "/server/castra-server";
   const ToolRun moved = run_tool(server + " --migrate-store " + dir + " " + url);
   ASSERT_EQ(moved.exit_code, 0) << moved.out;

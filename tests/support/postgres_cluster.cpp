@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <array>
+#include <atomic>
 #include <cstdio>
 #include <filesystem>
 #include <memory>
@@ -106,6 +107,13 @@ PostgresCluster& PostgresCluster::shared() {
   // Destroyed at the program's exit, which stops the server.
   static PostgresCluster cluster;
   return cluster;
+}
+
+std::string PostgresCluster::fresh_database(const std::string& stem) {
+  static std::atomic<int> made{0};
+  PostgresCluster& cluster = shared();
+  if (!cluster.ok()) return "";
+  return cluster.create_database(stem + "_" + std::to_string(made++));
 }
 
 std::string PostgresCluster::run(const std::string& command) {

@@ -29,6 +29,10 @@ class PostgresCluster {
 
   // One cluster for the whole test program, started on first use.
   static PostgresCluster& shared();
+  // A new empty database of the shared cluster, named `stem` and a number unique in this
+  // program (so that --gtest_repeat gets a fresh one each time); "" on failure, with
+  // shared().error() saying why.
+  static std::string fresh_database(const std::string& stem);
 
  private:
   std::string run(const std::string& command);  // "" when it exited 0, else what it said
