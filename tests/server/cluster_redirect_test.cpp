@@ -14,6 +14,7 @@
 #include <mutex>
 #include <string>
 #include <thread>
+#include <utility>
 
 #include "common/wire/any_match.hpp"
 #include "tests/server/cluster_support.hpp"
@@ -118,6 +119,24 @@ std::function<std::string()> balancer(Rig& rig, int first) {
   return [&rig, next] { return rig.url(next->fetch_add(1) % rig.size()); };
 }
 
+// A creator and a joiner of `scenario`, each on its own thread, each reaching the cluster
+// through its own address; `during` runs on the test's thread while they play.
+std::pair<Played, Played> play_match(
+    std::function<std::string()> creator_server, std::function<std::string()> joiner_server,
+    const std::string& scenario, Watch& watch, const std::function<void()>& during = [] {}) {
+  Played creator, joiner;
+  std::thread a([&] {
+    creator = play_seat(creator_server, "creator", bot::Seating::kCreate, scenario, watch);
+  });
+  std::thread b([&] {
+    joiner = play_seat(joiner_server, "joiner", bot::Seating::kJoinOpen, scenario, watch);
+  });
+  during();
+  a.join();
+  b.join();
+  return {creator, joiner};
+}
+
 TEST(Cluster, ARealClientFollowsTheRedirectToTheMatchsOwner) {
   const std::string url = PostgresCluster::fresh_database("cluster_redirect");
   ASSERT_FALSE(url.empty()) << PostgresCluster::shared().error();
@@ -126,17 +145,8 @@ TEST(Cluster, ARealClientFollowsTheRedirectToTheMatchsOwner) {
 
   // The creator's node hosts the match; the joiner is on another one and must be sent there.
   Watch watch;
-  Played creator, joiner;
-  std::thread a([&] {
-    creator = play_seat([&] { return rig.url(0); }, "creator", bot::Seating::kCreate, "optio/test",
-                        watch);
-  });
-  std::thread b([&] {
-    joiner = play_seat([&] { return rig.url(1); }, "joiner", bot::Seating::kJoinOpen, "optio/test",
-                       watch);
-  });
-  a.join();
-  b.join();
+  const auto [creator, joiner] =
+      play_match([&] { return rig.url(0); }, [&] { return rig.url(1); }, "optio/test", watch);
   expect_once(creator, "creator");
   expect_once(joiner, "joiner");
   EXPECT_GE(joiner.redirects, 1);
@@ -152,20 +162,14 @@ TEST(Cluster, ARealClientFollowsItsMatchToTheNewOwnerWhenTheOwnerIsKilled) {
   ASSERT_TRUE(rig.started()) << rig.logs();
 
   Watch watch;
-  Played creator, joiner;
-  std::thread a([&] {
-    creator = play_seat(balancer(rig, 0), "creator", bot::Seating::kCreate, "stand/test", watch);
-  });
-  std::thread b([&] {
-    joiner = play_seat(balancer(rig, 1), "joiner", bot::Seating::kJoinOpen, "stand/test", watch);
-  });
-  // Mid-match: both bots play on the owner, a redirect named it; it is killed.
-  const std::string owner_url = watch.wait(6);
-  const int owner = rig.index_of(owner_url);
-  EXPECT_GE(owner, 0) << "no redirect to an owner: " << owner_url;
-  if (owner >= 0) rig.node(owner).signal(SIGKILL);
-  a.join();
-  b.join();
+  const auto [creator, joiner] =
+      play_match(balancer(rig, 0), balancer(rig, 1), "stand/test", watch, [&] {
+        // Mid-match: both bots play on the owner, a redirect named it; it is killed.
+        const std::string owner_url = watch.wait(6);
+        const int owner = rig.index_of(owner_url);
+        EXPECT_GE(owner, 0) << "no redirect to an owner: " << owner_url;
+        if (owner >= 0) rig.node(owner).signal(SIGKILL);
+      });
   expect_once(creator, "creator");
   expect_once(joiner, "joiner");
   // Both lost the owner and came back, to whichever node took the match over.
