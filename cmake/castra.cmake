@@ -3,6 +3,14 @@
 set(CASTRA_SANITIZE "" CACHE STRING "Sanitizers for every target: empty, or a list such as address,undefined")
 option(CASTRA_WERROR "Treat warnings as errors in Castra's own code" ON)
 
+# The sanitized pass builds at -O0 (tools/dev sanitize): a third of -O1's compile time on the
+# Beast code. These targets stay at -O1 there: the rules and match libraries and the
+# random-game programs, where that pass's tests spend nearly all their time (six times as long
+# at -O0). docs/reliability.md, "The sanitized pass".
+set(CASTRA_SANITIZED_O1_TARGETS castra_rules castra_match
+  optio_rules_test optio_property_test optio_reasons_test optio_forecast_test
+  stand_property_test stand_reasons_test stand_forecast_test)
+
 function(castra_target_options target)
   target_compile_features(${target} PUBLIC cxx_std_20)
   target_compile_options(${target} PRIVATE -Wall -Wextra -Wpedantic)
@@ -10,7 +18,8 @@ function(castra_target_options target)
   # (common/match/invariants.hpp); every target alike, so a match template never differs.
   target_compile_definitions(${target} PRIVATE $<$<CONFIG:Debug>:CASTRA_CHECK_INVARIANTS>)
   if(CASTRA_SANITIZE)
-    target_compile_definitions(${target} PRIVATE CASTRA_CHECK_INVARIANTS)
+    # CASTRA_SANITIZED: the tests' random-game budgets (tests/support/game_budget.hpp).
+    target_compile_definitions(${target} PRIVATE CASTRA_CHECK_INVARIANTS CASTRA_SANITIZED)
   endif()
   if(CASTRA_WERROR)
     target_compile_options(${target} PRIVATE -Werror)
@@ -20,6 +29,9 @@ function(castra_target_options target)
     target_compile_options(${target} PRIVATE -fsanitize=${CASTRA_SANITIZE} -fno-omit-frame-pointer
       -fno-sanitize-recover=all)
     target_link_options(${target} PRIVATE -fsanitize=${CASTRA_SANITIZE})
+    if(target IN_LIST CASTRA_SANITIZED_O1_TARGETS)
+      target_compile_options(${target} PRIVATE -O1)
+    endif()
     # GCC's maybe-uninitialized analysis sees through the sanitizers' instrumentation badly
     # (false alarms in std::variant moves); the plain build keeps the warning as an error.
     if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU")

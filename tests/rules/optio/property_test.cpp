@@ -10,13 +10,14 @@
 #include "common/wire/optio_codec.hpp"
 #include "tests/rules/optio/random_player.hpp"
 #include "tests/rules/optio/support.hpp"
+#include "tests/support/game_budget.hpp"
 
 namespace castra::rules::optio::testing {
 namespace {
 
 int games_per_scenario() {
   const char* n = std::getenv("OPTIO_PROPERTY_GAMES");
-  return n != nullptr ? std::atoi(n) : 1000;
+  return n != nullptr ? std::atoi(n) : castra::testing::games_in_this_build(1000);
 }
 
 std::string command_text(Side side, const Command& c) {

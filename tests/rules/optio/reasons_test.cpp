@@ -14,7 +14,7 @@
 namespace castra::rules::optio::testing {
 namespace {
 
-constexpr int kN = 0, kE = 1, kS = 2;
+constexpr int kN = 0, kS = 2;
 constexpr Side kA = Side::kA, kB = Side::kB;
 using UT = UnitType;
 

@@ -10,6 +10,7 @@
 
 #include "common/wire/stand_codec.hpp"
 #include "tests/rules/stand/support.hpp"
+#include "tests/support/game_budget.hpp"
 
 namespace castra::rules::stand {
 namespace {
@@ -18,7 +19,7 @@ using namespace testing;
 using Rng = std::mt19937_64;
 
 // Sized to keep the whole stand test run well under a minute on a shared 2-core machine.
-constexpr int kGamesPerScenario = 1000;
+constexpr int kGamesPerScenario = castra::testing::games_in_this_build(1000);
 constexpr int kMaxStepsPerGame = 400;
 constexpr std::uint64_t kSeed = 0x5eed'57a2'd000'0001ull;
 
@@ -212,7 +213,7 @@ TEST(StandProperty, RandomQadeshGamesKeepEveryRuleAndTheListAgreesWithDecide) {
 
 // The rulings' "Scenario deployment" on the training field: zones listed hex by hex (with
 // woods the chariots may not deploy in), and a fixed deployment with side B moving first.
-constexpr int kDeploymentGames = 300;
+constexpr int kDeploymentGames = castra::testing::games_in_this_build(300);
 
 TEST(StandProperty, RandomGamesWithListedZonesKeepEveryRuleAndTheListAgreesWithDecide) {
   Scenario sc = load("training.json");
