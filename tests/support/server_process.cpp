@@ -94,6 +94,19 @@ void ServerProcess::signal(int sig) {
   if (pid_ > 0) kill(pid_, sig);
 }
 
+bool ServerProcess::pause() {
+  if (pid_ <= 0 || kill(pid_, SIGSTOP) != 0) return false;
+  int status = 0;
+  while (waitpid(pid_, &status, WUNTRACED) == pid_) {
+    if (WIFSTOPPED(status)) return true;
+    if (WIFEXITED(status) || WIFSIGNALED(status)) {
+      pid_ = -1;
+      return false;
+    }
+  }
+  return false;
+}
+
 int ServerProcess::wait(std::chrono::milliseconds timeout) {
   const auto deadline = std::chrono::steady_clock::now() + timeout;
   while (pid_ > 0) {

@@ -39,6 +39,10 @@ class ServerProcess {
   pid_t pid() const { return pid_; }
 
   void signal(int sig);
+  // SIGSTOP, then waits until every thread of the server has stopped: a multi-threaded
+  // process stops only once the thread the signal went to has run, and its other threads
+  // (its network thread among them) meanwhile go on. False when it ended instead.
+  bool pause();
   // Waits for the process to end; its exit status (as from waitpid), or -1 on timeout.
   int wait(std::chrono::milliseconds timeout);
   std::string log() const;
