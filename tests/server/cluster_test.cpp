@@ -152,8 +152,8 @@ TEST(Cluster, APausedNodesLateAppendIsRefusedAndNothingIsAcknowledgedTwice) {
   rig.node(0).signal(SIGCONT);
   auto answer = late.client()->wait_reply(*late_id, 20s, &error);
   ASSERT_TRUE(answer) << error << "\n" << cluster_events(rig.node(0).log());
-  EXPECT_EQ(error_of(*answer), v1::ERROR_MATCH_ELSEWHERE)
-      << answer->DebugString() << "\n" << rig.node(0).log();
+  EXPECT_EQ(error_of(*answer), v1::ERROR_MATCH_ELSEWHERE) << answer->DebugString() << "\n"
+                                                          << rig.node(0).log();
   EXPECT_FALSE(answer->has_command_result() && answer->command_result().accepted())
       << answer->DebugString();
   // It gave the match up: its append was fenced, or its renewal found the lease lost.
