@@ -66,6 +66,13 @@ std::unique_ptr<pqxx::connection> connect(const std::string& url, Status* status
   std::unique_ptr<pqxx::connection> connection;
   *status = guarded([&] {
     connection = std::make_unique<pqxx::connection>(url);
+    // libpqxx 6 would otherwise reconnect by itself at a transaction's BEGIN, without the
+    // settings below (durability among them) and unseen: a lost connection is the caller's to
+    // make again (pg_session.hpp). Deprecated only because libpqxx 7 no longer reactivates.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+    connection->inhibit_reactivation(true);
+#pragma GCC diagnostic pop
     // The session's default may have been lowered by an operator: Castra acknowledges only
     // what a committed, flushed transaction holds (docs/operations.md).
     pqxx::nontransaction tx(*connection);

@@ -23,8 +23,9 @@ namespace castra::postgres {
 // The migrations compiled into this binary from migrations/postgresql/*.sql, in order.
 const std::vector<store::Migration>& embedded_postgresql_migrations();
 
-// Opens a connection to `url` (postgresql://...) with synchronous_commit=on; nullptr and a
-// Status saying why when the server cannot be reached.
+// Opens a connection to `url` (postgresql://...) with synchronous_commit=on and libpqxx's
+// automatic reconnection off (a lost connection stays lost; PgSession makes it again); nullptr and
+// a Status saying why when the server cannot be reached.
 std::unique_ptr<pqxx::connection> connect(const std::string& url, store::Status* status);
 
 // Applies every migration not yet recorded in schema_migrations, each in its own

@@ -61,7 +61,8 @@ void PgAccountStore::insert(const std::string& name, const std::string& password
                 .run(tx,
                      "INSERT INTO accounts(name, name_key, password_hash, created_ms) "
                      "VALUES ($1, $2, $3, $4) ON CONFLICT (name_key) DO NOTHING RETURNING id");
-        if (!r.empty()) *id = r[0][0].as<std::int64_t>();
+        // Written whether or not it is found: a batch that runs again must not keep a stale id.
+        *id = r.empty() ? std::nullopt : std::optional<std::int64_t>(r[0][0].as<std::int64_t>());
         return Status::success();
       },
       [id, done = std::move(done)](Status s) { done(s, s.ok() ? *id : std::nullopt); });

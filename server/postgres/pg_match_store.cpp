@@ -195,38 +195,32 @@ Status write_append(pqxx::transaction_base& tx, const AppendRequest& request) {
 
 Status PgMatchStore::open(const PgStoreOptions& options, std::unique_ptr<PgMatchStore>* store) {
   store->reset();
-  Status s;
-  std::unique_ptr<pqxx::connection> write = connect(options.url, &s);
-  if (!write) return s;
-  if (s = migrate(*write); !s.ok()) return s;
+  PgSession::Prepare prepare_write;
   if (options.leases) {
     // A node paused inside a transaction would hold its lease rows locked, and no other node
     // could take its matches over: the database ends such a session after one lease (the
-    // writer then fails every later job, as after any lost connection).
-    s = guarded([&] {
-      write->set_variable("idle_in_transaction_session_timeout",
-                          std::to_string(options.leases->lease_ms()));
-      return Status::success();
-    });
-    if (!s.ok()) return s;
+    // writer's next batch then runs on a new connection, its lease checks with it).
+    prepare_write = [lease_ms = options.leases->lease_ms()](pqxx::connection& c) {
+      c.set_variable("idle_in_transaction_session_timeout", std::to_string(lease_ms));
+    };
   }
-  std::unique_ptr<pqxx::connection> read = connect(options.url, &s);
-  if (!read) return s;
-  std::unique_ptr<PgMatchStore> opened(
-      new PgMatchStore(std::move(write), std::move(read), options.on_finished, options.leases));
-  opened->writer_ =
-      std::make_unique<PgWriter>(*opened->write_, options.queue_capacity, options.max_batch);
+  std::unique_ptr<PgMatchStore> opened(new PgMatchStore(options, std::move(prepare_write)));
+  constexpr std::chrono::milliseconds kOnce{0};
+  Status s = opened->write_.run([](pqxx::connection& c) { return migrate(c); }, kOnce);
+  if (!s.ok()) return s;
+  s = opened->read([](pqxx::transaction_base&) { return Status::success(); });
+  if (!s.ok()) return s;
+  opened->writer_ = std::make_unique<PgWriter>(opened->write_, options.queue_capacity,
+                                               options.max_batch, options.reconnect_patience);
   *store = std::move(opened);
   return Status::success();
 }
 
-PgMatchStore::PgMatchStore(std::unique_ptr<pqxx::connection> write,
-                           std::unique_ptr<pqxx::connection> read, PgFinishedHook on_finished,
-                           std::shared_ptr<LeaseBook> leases)
-    : write_(std::move(write)),
-      read_(std::move(read)),
-      on_finished_(std::move(on_finished)),
-      leases_(std::move(leases)) {}
+PgMatchStore::PgMatchStore(const PgStoreOptions& options, PgSession::Prepare prepare_write)
+    : write_(options.url, "writer", std::move(prepare_write)),
+      read_(options.url, "reader"),
+      on_finished_(options.on_finished),
+      leases_(options.leases) {}
 
 PgMatchStore::~PgMatchStore() {
   writer_.reset();
@@ -234,18 +228,38 @@ PgMatchStore::~PgMatchStore() {
 
 Status PgMatchStore::read(const std::function<Status(pqxx::transaction_base&)>& work) {
   std::lock_guard lock(read_mutex_);
-  return guarded([&] {
-    pqxx::transaction<pqxx::repeatable_read, pqxx::read_only> tx(*read_);
-    Status s = work(tx);
-    tx.commit();
-    return s;
-  });
+  return read_.run(
+      [&](pqxx::connection& c) {
+        // A connection found lost at BEGIN is made again and the read runs on the new one.
+        pqxx::transaction<pqxx::repeatable_read, pqxx::read_only> tx(c);
+        try {
+          Status s = work(tx);
+          tx.commit();
+          return s;
+        } catch (const pqxx::broken_connection& e) {
+          // Lost part way: `work` may have gathered half its rows, so it does not run again;
+          // the next read makes the connection again.
+          return Status{codes::kIoError, e.what()};
+        }
+      },
+      std::chrono::milliseconds{0});
 }
 
 int PgMatchStore::schema_version() {
   std::lock_guard lock(read_mutex_);
-  Status s;
-  return postgres::schema_version(*read_, &s);
+  int version = 0;
+  read_.run(
+      [&](pqxx::connection& c) {
+        Status s;
+        version = postgres::schema_version(c, &s);
+        return s;
+      },
+      std::chrono::milliseconds{0});
+  return version;
+}
+
+std::uint64_t PgMatchStore::reconnections() {
+  return write_.reconnections() + read_.reconnections();
 }
 
 Status PgMatchStore::create_match(const MatchRow& row, const Secrets& secrets) {
@@ -326,7 +340,11 @@ void PgMatchStore::append(AppendRequest request, std::function<void(Status)> don
         // After the commit: the book holds only leases the database has (the renewal never
         // sees one of its own that is not there yet).
         if (leases && create && s.ok()) leases->hold(id, 1);
-        if (leases && store::is_fenced(s)) leases->lost(id);
+        // Fenced, another node has it; any other failure leaves this node's memory of the
+        // match ahead of the log: the lease is given up (not renewed) and the match leaves this
+        // node, to be taken over from its log once the lease has run out, by whichever node
+        // takes it first (this one included).
+        if (leases && !create && !s.ok()) leases->lost(id);
         done(std::move(s));
       });
 }

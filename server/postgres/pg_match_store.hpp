@@ -1,8 +1,9 @@
 // PgMatchStore: the MatchStore (and MatchCounts) over a PostgreSQL database, beside
-// SqliteMatchStore and held to the same tests (StoreConformance.*). Two connections: the
-// writer's, owned by one PgWriter thread (every write, group-committed with
-// synchronous_commit=on), and one for the synchronous reads behind a mutex, each read a
-// REPEATABLE READ snapshot. Threading: every method from any thread, except that nothing may
+// SqliteMatchStore and held to the same tests (StoreConformance.*). Two connections, each a
+// PgSession made again when the database drops it: the writer's, owned by one PgWriter thread
+// (every write, group-committed with synchronous_commit=on), and one for the synchronous reads
+// behind a mutex, each read a REPEATABLE READ snapshot (run once more on a new connection when
+// the old one was lost). Threading: every method from any thread, except that nothing may
 // wait on the writer from inside an append callback (create_match, update_match, flush).
 #pragma once
 
@@ -11,6 +12,7 @@
 
 #include "server/postgres/pg.hpp"
 #include "server/postgres/pg_leases.hpp"
+#include "server/postgres/pg_session.hpp"
 #include "server/postgres/pg_writer.hpp"
 #include "server/store/match_store.hpp"
 
@@ -25,6 +27,8 @@ struct PgStoreOptions {
   std::string url;  // postgresql://user@host:port/database
   std::size_t queue_capacity = 4096;
   std::size_t max_batch = 512;
+  // How long the writer tries to make a lost connection again before its batch fails.
+  std::chrono::milliseconds reconnect_patience{5000};
   PgFinishedHook on_finished;  // empty: nothing more is written at a match's end
   // Cluster mode: every append is fenced by this node's leases (pg_leases.hpp), and a new
   // match is leased to this node; null: one server alone, no leases.
@@ -67,13 +71,14 @@ class PgMatchStore final : public store::MatchStore, public store::MatchCounts {
   // Runs `work` on the read connection in one REPEATABLE READ, read-only transaction.
   store::Status read(const std::function<store::Status(pqxx::transaction_base&)>& work);
   int schema_version();
+  // How many times each connection was made again after the database dropped it.
+  std::uint64_t reconnections();
 
  private:
-  PgMatchStore(std::unique_ptr<pqxx::connection> write, std::unique_ptr<pqxx::connection> read,
-               PgFinishedHook on_finished, std::shared_ptr<LeaseBook> leases);
+  PgMatchStore(const PgStoreOptions& options, PgSession::Prepare prepare_write);
 
-  std::unique_ptr<pqxx::connection> write_;
-  std::unique_ptr<pqxx::connection> read_;
+  PgSession write_;
+  PgSession read_;
   std::mutex read_mutex_;
   const PgFinishedHook on_finished_;
   const std::shared_ptr<LeaseBook> leases_;

@@ -1,5 +1,6 @@
 #include "server/postgres/pg_writer.hpp"
 
+#include <exception>
 #include <future>
 #include <optional>
 #include <vector>
@@ -8,10 +9,12 @@ namespace castra::postgres {
 
 using store::Status;
 
-PgWriter::PgWriter(pqxx::connection& connection, std::size_t queue_capacity, std::size_t max_batch)
-    : connection_(connection),
+PgWriter::PgWriter(PgSession& session, std::size_t queue_capacity, std::size_t max_batch,
+                   std::chrono::milliseconds patience)
+    : session_(session),
       capacity_(queue_capacity),
       max_batch_(max_batch),
+      patience_(patience),
       thread_([this] { loop(); }) {}
 
 PgWriter::~PgWriter() {
@@ -77,24 +80,9 @@ void PgWriter::loop() {
 
 void PgWriter::write_batch(std::deque<Job>& batch) {
   std::vector<Status> outcomes(batch.size());
-  Status committed = broken_;
-  if (committed.ok()) {
-    committed = guarded([&] {
-      pqxx::work tx(connection_);
-      for (std::size_t i = 0; i < batch.size(); ++i) {
-        if (!batch[i].work) continue;
-        // Savepoints by hand: with libpqxx 6's subtransaction a failed job's exec_params writes
-        // stayed in the batch (StoreConformance's AFailedAppend... and ARepeatedClientSeq...).
-        tx.exec("SAVEPOINT job");
-        outcomes[i] = guarded([&] { return batch[i].work(tx); });
-        // A failed job is rolled back alone, to its savepoint.
-        tx.exec(outcomes[i].ok() ? "RELEASE SAVEPOINT job" : "ROLLBACK TO SAVEPOINT job");
-      }
-      tx.commit();
-      return Status::success();
-    });
-    if (committed.code == store::status_codes::kIoError) broken_ = committed;
-  }
+  const Status committed = session_.run(
+      [&](pqxx::connection& connection) { return commit_batch(connection, batch, outcomes); },
+      patience_);
   {
     std::lock_guard lock(mutex_);
     if (committed.ok()) ++commits_;
@@ -103,6 +91,33 @@ void PgWriter::write_batch(std::deque<Job>& batch) {
     if (!batch[i].done) continue;
     batch[i].done(committed.ok() ? outcomes[i] : committed);
   }
+}
+
+Status PgWriter::commit_batch(pqxx::connection& connection, std::deque<Job>& batch,
+                              std::vector<Status>& outcomes) {
+  pqxx::work tx(connection);
+  for (std::size_t i = 0; i < batch.size(); ++i) {
+    if (!batch[i].work) continue;
+    // Savepoints by hand: with libpqxx 6's subtransaction a failed job's exec_params writes
+    // stayed in the batch (StoreConformance's AFailedAppend... and ARepeatedClientSeq...).
+    tx.exec("SAVEPOINT job");
+    // A job that lost the connection is no failure of its own: the whole batch runs again on
+    // a new connection (libpqxx would answer the savepoint's statement "transaction closed").
+    std::exception_ptr lost;
+    outcomes[i] = guarded([&] {
+      try {
+        return batch[i].work(tx);
+      } catch (const pqxx::broken_connection&) {
+        lost = std::current_exception();
+        return Status::success();
+      }
+    });
+    if (lost) std::rethrow_exception(lost);
+    // A failed job is rolled back alone, to its savepoint.
+    tx.exec(outcomes[i].ok() ? "RELEASE SAVEPOINT job" : "ROLLBACK TO SAVEPOINT job");
+  }
+  tx.commit();
+  return Status::success();
 }
 
 }  // namespace castra::postgres

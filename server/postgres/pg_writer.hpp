@@ -4,11 +4,15 @@
 // rolled back alone), then one COMMIT (group commit, durable: the connection
 // runs with synchronous_commit=on), then each job's callback in queue order. No callback runs
 // before its commit. A cluster's lease epoch check belongs in that same transaction, before
-// the COMMIT (docs/architecture.md).
+// the COMMIT (docs/architecture.md). A batch that finds its connection lost before the COMMIT
+// runs again, whole, on a new one (PgSession): a job's work must be SQL that may run twice,
+// its outputs written afresh each time. A batch whose COMMIT's outcome is unknown (the
+// connection lost during it) fails every one of its jobs.
 // Threading: submit(), try_submit(), run() and flush() from any thread but the writer's own;
 // callbacks run on the writer thread and must be quick (post the result elsewhere).
 #pragma once
 
+#include <chrono>
 #include <condition_variable>
 #include <cstddef>
 #include <cstdint>
@@ -16,8 +20,10 @@
 #include <functional>
 #include <mutex>
 #include <thread>
+#include <vector>
 
 #include "server/postgres/pg.hpp"
+#include "server/postgres/pg_session.hpp"
 
 namespace castra::postgres {
 
@@ -27,8 +33,11 @@ class PgWriter {
   using Work = std::function<store::Status(pqxx::transaction_base&)>;
   using Done = std::function<void(store::Status)>;
 
-  // Starts the thread over `connection`, which must outlive the PgWriter.
-  PgWriter(pqxx::connection& connection, std::size_t queue_capacity, std::size_t max_batch);
+  // Starts the thread over `session`, which must outlive the PgWriter. A lost connection is
+  // made again for up to `patience` before the batch fails (the queue meanwhile fills, and a
+  // full queue answers "busy").
+  PgWriter(PgSession& session, std::size_t queue_capacity, std::size_t max_batch,
+           std::chrono::milliseconds patience);
   // Runs every job already queued, then stops the thread.
   ~PgWriter();
   PgWriter(const PgWriter&) = delete;
@@ -52,18 +61,19 @@ class PgWriter {
 
   void loop();
   void write_batch(std::deque<Job>& batch);
+  store::Status commit_batch(pqxx::connection& connection, std::deque<Job>& batch,
+                             std::vector<store::Status>& outcomes);
 
-  pqxx::connection& connection_;
+  PgSession& session_;
   const std::size_t capacity_;
   const std::size_t max_batch_;
+  const std::chrono::milliseconds patience_;
 
   mutable std::mutex mutex_;
   std::condition_variable has_work_;
   std::condition_variable has_room_;
   std::deque<Job> queue_;
   bool stopping_ = false;
-  // Set once the connection is lost: every later job fails with it.
-  store::Status broken_;
   std::uint64_t commits_ = 0;
 
   std::thread thread_;  // last: starts once every other member is ready

@@ -1,9 +1,9 @@
 // castra-server on PostgreSQL (--store postgresql://...), end to end with real WebSocket
 // clients. PostgresServer.*: both games played to results whose records verify, kept across a
-// restart. StoreMigration.*: an SQLite installation with a finished match, a live one and a
-// campaign is moved by --migrate-store; the record still verifies, the live match plays on to
-// a verified end, the campaign is there. Each test uses a fresh database of the program's
-// private cluster.
+// restart; a match that plays on after the database ended the server's sessions. StoreMigration.*:
+// an SQLite installation with a finished match, a live one and a campaign is moved by
+// --migrate-store; the record still verifies, the live match plays on to a verified end, the
+// campaign is there. Each test uses a fresh database of the program's private cluster.
 #include <gtest/gtest.h>
 #include <signal.h>
 
@@ -99,6 +99,35 @@ TEST(PostgresServer, PlaysBothGamesToVerifiedRecordsAndKeepsThemAcrossARestart) 
     ASSERT_TRUE(exported.has_record()) << exported.DebugString();
     EXPECT_EQ(wire::verify_record(exported.record()), std::nullopt);
   }
+}
+
+// The database ends every session of the server mid-match (an operator's pg_terminate_backend,
+// a restart or failover of PostgreSQL): the server makes its connections again and the match
+// plays on to a verified end, nothing refused and nothing closed.
+TEST(PostgresServer, PlaysOnAfterTheDatabaseEndsItsSessionsMidMatch) {
+  const std::string url = PostgresCluster::fresh_database("sessions_ended");
+  ASSERT_FALSE(url.empty()) << PostgresCluster::shared().error();
+  ServerProcess server(play_flags({"--store", url}));
+  ASSERT_TRUE(server.started()) << server.log();
+  Player alice = registered(server.ws_url(), "alice");
+  Player bob = registered(server.ws_url(), "bob");
+  Table t = open_match("stand/test", alice, bob);
+  int commands = 0;
+  ASSERT_FALSE(play(t, alice, bob, 8, &commands));
+
+  EXPECT_GE(PostgresCluster::shared().end_sessions(url), 2) << PostgresCluster::shared().error();
+  commands = 0;
+  const auto record = play(t, alice, bob, 1 << 30, &commands);
+  ASSERT_TRUE(record) << server.log();
+  EXPECT_GT(commands, 0);
+  EXPECT_EQ(wire::verify_record(*record), std::nullopt);
+  // Accounts and sessions too: a new player signs up, an old one signs in again.
+  EXPECT_FALSE(registered(server.ws_url(), "carol").token.empty());
+  signed_in(server.ws_url(), "alice");
+  const std::string log = server.log();
+  EXPECT_NE(log.find("event=database_reconnected role=writer"), std::string::npos) << log;
+  EXPECT_NE(log.find("event=database_reconnected role=reader"), std::string::npos) << log;
+  EXPECT_EQ(log.find("event=match_closed"), std::string::npos) << log;
 }
 
 TEST(PostgresServer, RefusesStoreAndDataDirTogether) {

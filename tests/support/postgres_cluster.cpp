@@ -116,7 +116,21 @@ std::string PostgresCluster::fresh_database(const std::string& stem) {
   return cluster.create_database(stem + "_" + std::to_string(made++));
 }
 
-std::string PostgresCluster::run(const std::string& command) {
+int PostgresCluster::end_sessions(const std::string& url) {
+  std::string out;
+  const std::string e = run(bin_ + "/psql '" + url +
+                                "' -Atc \"SELECT count(*) FILTER (WHERE "
+                                "pg_terminate_backend(pid, 10000)) FROM pg_stat_activity WHERE "
+                                "datname = current_database() AND pid <> pg_backend_pid()\"",
+                            &out);
+  if (!e.empty()) {
+    error_ = "ending the sessions of " + url + " failed: " + e;
+    return -1;
+  }
+  return std::stoi(out);
+}
+
+std::string PostgresCluster::run(const std::string& command, std::string* output) {
   std::unique_ptr<FILE, int (*)(FILE*)> pipe(::popen((command + " 2>&1").c_str(), "r"), ::pclose);
   if (!pipe) return "cannot run " + command;
   std::string out;
@@ -124,7 +138,10 @@ std::string PostgresCluster::run(const std::string& command) {
   while (std::fgets(buf.data(), buf.size(), pipe.get()) != nullptr)
     out += buf.data();
   const int status = ::pclose(pipe.release());
-  if (status == 0) return "";
+  if (status == 0) {
+    if (output) *output = out;
+    return "";
+  }
   return out.empty() ? command + " exited with " + std::to_string(status) : out;
 }
 

@@ -27,6 +27,11 @@ class PostgresCluster {
   // Creates a new empty database and returns its postgresql:// URL; "" (and error()) on failure.
   std::string create_database(const std::string& name);
 
+  // Ends every session on the database of `url` but its own, as an operator's
+  // pg_terminate_backend or a database restart would, and waits until each has ended: how
+  // many there were, or -1 (and error()) when psql failed.
+  int end_sessions(const std::string& url);
+
   // One cluster for the whole test program, started on first use.
   static PostgresCluster& shared();
   // A new empty database of the shared cluster, named `stem` and a number unique in this
@@ -35,7 +40,8 @@ class PostgresCluster {
   static std::string fresh_database(const std::string& stem);
 
  private:
-  std::string run(const std::string& command);  // "" when it exited 0, else what it said
+  // "" when it exited 0 (its output in `*output`, if given), else what it said.
+  std::string run(const std::string& command, std::string* output = nullptr);
 
   std::string bin_;  // the directory of initdb, pg_ctl and createdb
   std::string dir_;  // the cluster's data and socket directory
