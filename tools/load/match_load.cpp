@@ -78,6 +78,9 @@ struct MatchLoad::Slot {
   std::optional<bot::Brain> brains[2];
   std::shared_ptr<Game> current;
   std::shared_ptr<Game> next;  // being prepared, or ready to follow `current`
+  // The game that ended last: its final updates may reach one connection after another has
+  // already learnt of the end (a MatchEnded, the acting player's own update), and still count.
+  std::shared_ptr<Game> finished;
   std::deque<Clock::time_point> due;
   bool preparing = false;
 
@@ -85,6 +88,7 @@ struct MatchLoad::Slot {
   std::shared_ptr<Game> find(const std::string& id) const {
     if (current && current->id == id) return current;
     if (next && next->id == id) return next;
+    if (finished && finished->id == id) return finished;
     return nullptr;
   }
 };
@@ -259,6 +263,7 @@ void MatchLoad::on_game_ready(Slot& slot, const std::shared_ptr<Game>& game) {
 void MatchLoad::end_game(Slot& slot, const std::shared_ptr<Game>& game) {
   if (game->ended) return;
   game->ended = true;
+  slot.finished = game;
   ++stats_.matches_finished;
   // Leave its room, so that rooms per connection stay few and the server may unload it.
   for (int r = 0; r < 2 + static_cast<int>(slot.spectators.size()); ++r) {
@@ -282,14 +287,19 @@ void MatchLoad::end_game(Slot& slot, const std::shared_ptr<Game>& game) {
 
 void MatchLoad::on_update(Slot& slot, int role, const v1::MatchUpdate& u, Clock::time_point at) {
   const auto game = slot.find(u.match_id());
-  if (!game || game->ended) return;
+  if (!game) return;
   Game& g = *game;
   std::uint32_t& seen = role < 2 ? g.players[role].entries : g.spectator_entries[role - 2];
   // Protocol 1.1 carries the board in `snapshot`; a 1.0 server sent a `status` without one.
   const v1::Snapshot* view = u.has_snapshot() ? &u.snapshot()
                              : u.has_status() ? &u.status()
                                               : nullptr;
-  const std::uint32_t count = view != nullptr ? view->entry_count() : seen;
+  // The update that carries the record of an ended match may carry no board: the record's
+  // entries are what it tells of.
+  const std::uint32_t count = view != nullptr ? view->entry_count()
+                              : u.has_record()
+                                  ? static_cast<std::uint32_t>(u.record().entries_size())
+                                  : seen;
   for (std::uint32_t e = seen; e < count; ++e) {
     auto it = g.sent.find(e);
     if (it == g.sent.end()) continue;
@@ -300,6 +310,7 @@ void MatchLoad::on_update(Slot& slot, int role, const v1::MatchUpdate& u, Clock:
     }
   }
   seen = std::max(seen, count);
+  if (g.ended) return;
   if (role < 2) {
     PlayerView& p = g.players[role];
     if (u.has_snapshot()) p.board = u.snapshot();
