@@ -18,6 +18,7 @@
 #include "server/accounts/passwords.hpp"
 #include "server/admin/admin_client.hpp"
 #include "server/app/pg_stores.hpp"
+#include "server/app/protobuf_log.hpp"
 #include "server/app/server_app.hpp"
 #include "server/app/sqlite_stores.hpp"
 #include "server/computer/computers.hpp"
@@ -272,6 +273,7 @@ int main(int argc, char** argv) {
   spdlog::set_default_logger(logger);
   spdlog::set_level(spdlog::level::from_str(flags.log_level));
   spdlog::flush_on(spdlog::level::info);
+  castra::server::log_protobuf_through_spdlog();
 
   if (sodium_init() < 0) {
     spdlog::error("event=sodium_failed");

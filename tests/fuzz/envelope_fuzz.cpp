@@ -8,9 +8,7 @@
 // inputs a Ping on a connection of its own makes sure the service thread has taken every
 // request before it (one service thread, first in first out). The application's threads make
 // a run's order of replies vary a little; the parse and the checks before dispatch do not.
-#include <google/protobuf/stubs/logging.h>
 #include <sodium.h>
-#include <spdlog/spdlog.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -92,9 +90,7 @@ std::string envelope(v1::ClientEnvelope e) {
 class Server {
  public:
   Server() {
-    spdlog::set_level(spdlog::level::off);
-    // Protobuf's line on stderr for each string field that is not UTF-8 (loaders_fuzz.cpp).
-    google::protobuf::SetLogHandler(nullptr);
+    quiet_logs();
     if (sodium_init() < 0) broken("libsodium does not start");
     const auto dir = std::filesystem::temp_directory_path() /
                      ("castra-fuzz-envelope-" + std::to_string(::getpid()));

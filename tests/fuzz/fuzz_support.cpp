@@ -1,5 +1,8 @@
 #include "tests/fuzz/fuzz_support.hpp"
 
+#include <google/protobuf/stubs/logging.h>
+#include <spdlog/spdlog.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -24,6 +27,11 @@ std::vector<std::string> json_files(const std::string& dir) {
   }
   std::sort(out.begin(), out.end());
   return out;
+}
+
+void quiet_logs() {
+  spdlog::set_level(spdlog::level::off);
+  google::protobuf::SetLogHandler(nullptr);
 }
 
 void broken(std::string_view what) {

@@ -18,6 +18,11 @@ std::string read_file(const std::string& path);
 // file on every machine.
 std::vector<std::string> json_files(const std::string& dir);
 
+// Turns the server's log (spdlog) and protobuf's off: a refused input is a warning there, and
+// protobuf writes a line to stderr for each string field that is not UTF-8, which under
+// libFuzzer was most of an input's time. Call before the first input.
+void quiet_logs();
+
 // Writes what broke to stderr and aborts: libFuzzer keeps the input as a crash, a corpus
 // replay fails its test.
 [[noreturn]] void broken(std::string_view what);

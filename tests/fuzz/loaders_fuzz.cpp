@@ -9,9 +9,7 @@
 //   3 a scenario as stored (binary castra.v1.ScenarioFile), through make_match;
 //   4 a match record in binary, through verify_record.
 // A scenario that loads must give a state whose check() holds and a legal list for both sides.
-#include <google/protobuf/stubs/logging.h>
 #include <google/protobuf/util/json_util.h>
-#include <spdlog/spdlog.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -33,10 +31,7 @@ namespace pbu = google::protobuf::util;
 // One folder for the whole run, rewritten by each input: the loaders read folders.
 const fs::path& folder() {
   static const fs::path dir = [] {
-    spdlog::set_level(spdlog::level::off);  // every refused file is a warning
-    // Protobuf writes a line to stderr for each string field that is not UTF-8; under
-    // libFuzzer that writing was most of an input's time.
-    google::protobuf::SetLogHandler(nullptr);
+    quiet_logs();
     const fs::path d =
         fs::temp_directory_path() / ("castra-fuzz-loaders-" + std::to_string(::getpid()));
     fs::remove_all(d);

@@ -1,7 +1,5 @@
 #include "tests/fuzz/loopback.hpp"
 
-#include <spdlog/spdlog.h>
-
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/write.hpp>
@@ -64,7 +62,7 @@ struct Loopback::Impl {
       : acceptor(accept_context, tcp::endpoint(asio::ip::make_address("127.0.0.1"), 0)),
         state(std::make_shared<net::SharedState>(options, application)),
         per_address(options.max_connections_per_address) {
-    spdlog::set_level(spdlog::level::off);
+    quiet_logs();
   }
 
   asio::io_context accept_context;

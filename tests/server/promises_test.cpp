@@ -331,6 +331,8 @@ CASTRA_ENCODED_TEST(ProtocolPromises, ErrorCodesAreTheDocumentedOnes) {
     ASSERT_TRUE(reply) << error;
     EXPECT_EQ(reply->request_id(), 55u);
     EXPECT_EQ(error_of(*reply), v1::ERROR_MALFORMED);
+    // What protobuf says of it goes to the server's log at debug level, not to its stderr.
+    EXPECT_EQ(server.log().find("[libprotobuf"), std::string::npos) << server.log();
 
     // An empty frame is a request without request_id, as a ping without one is.
     ASSERT_TRUE(alice.client->socket().send(std::string(), 2s, &error));
@@ -446,8 +448,7 @@ CASTRA_ENCODED_TEST(ProtocolPromises,
     // was read after the signal) or is a push.
     while (auto frame = alice.client->next_frame(10s, &error)) {
       if (frame->request_id() != *sent) continue;
-      EXPECT_TRUE(frame->command_result().accepted() ||
-                  error_of(*frame) == v1::ERROR_SHUTTING_DOWN)
+      EXPECT_TRUE(frame->command_result().accepted() || error_of(*frame) == v1::ERROR_SHUTTING_DOWN)
           << frame->DebugString();
     }
     EXPECT_EQ(alice.client->socket().close_code(), 1001);
