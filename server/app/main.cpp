@@ -381,6 +381,7 @@ int main(int argc, char** argv) {
     if (clustered) {
       leases = std::make_shared<castra::postgres::LeaseBook>(flags.node_id, flags.lease_ms);
       options.leases = leases;
+      options.roles = std::make_shared<castra::postgres::LeaseBook>(flags.node_id, flags.lease_ms);
     }
     if (const castra::store::Status s = castra::postgres::PgMatchStore::open(options, &postgresql);
         !s.ok()) {
@@ -453,6 +454,7 @@ int main(int argc, char** argv) {
       }
       leases->set_on_lost([&play](const std::string& id) { play.release(id); });
       flags.app.placement = [&cluster](const std::string& id) { return cluster->elsewhere(id); };
+      flags.app.campaign_placement = [&cluster] { return cluster->campaigns_elsewhere(); };
     } else {
       // Every unfinished match is replayed from the store before the port opens; a match whose
       // log does not replay stays closed (logged), never a crash.
@@ -461,12 +463,18 @@ int main(int argc, char** argv) {
     castra::server::ServerApp application(
         flags.app, make_stores, castra::lobby::Scenarios::load(flags.scenarios_dir), play, clock,
         castra::campaign_server::Definitions::load(flags.scenarios_dir));
+    // The campaigns are hosted here from the keeper's round that takes their role.
+    if (cluster) {
+      cluster->on_campaigns([&application](bool hosting) { application.host_campaigns(hosting); });
+    }
     // Another node's lobby changes and "your move" notices, for this node's connections.
     std::unique_ptr<castra::postgres::PgListener> listener;
     if (leases) {
       auto hook = [&application](const castra::postgres::ClusterNotice& n) {
         if (n.kind == castra::postgres::ClusterNotice::Kind::kYourMove) {
           application.remote_your_move(n.match_id, n.account, n.deadline_ms);
+        } else if (n.kind == castra::postgres::ClusterNotice::Kind::kCampaignChanged) {
+          application.remote_campaign_changed(n.match_id);
         } else {
           application.remote_match_changed(n.match_id);
         }

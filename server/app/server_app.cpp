@@ -63,9 +63,12 @@ ServerApp::ServerApp(AppOptions options, MakeStores make_stores, lobby::Scenario
     notifier->remind(
         notify::Reminder{r.account, r.kind, r.subject, r.text, r.campaign_id, r.deadline_ms});
   };
-  campaigns_ = std::make_unique<campaign_server::Campaigns>(
-      stores_->campaigns(), definitions_, play_, to_service(), clock_,
-      campaign_server::CampaignOptions{}, std::move(hooks));
+  hooks.elsewhere = options_.campaign_placement;
+  campaign_server::CampaignOptions campaign_options;
+  campaign_options.hosting = !options_.campaign_placement;
+  campaigns_ = std::make_unique<campaign_server::Campaigns>(stores_->campaigns(), definitions_,
+                                                            play_, to_service(), clock_,
+                                                            campaign_options, std::move(hooks));
   handlers_ = std::make_unique<dispatch::Handlers>(dispatch::Services{
       clients_, *accounts_, *lobby_, scenarios_, metrics_, options_.net, clock_,
       options_.server_name, &play_, campaigns_.get(), &stores_->targets(), &stores_->players()});
@@ -79,7 +82,7 @@ ServerApp::ServerApp(AppOptions options, MakeStores make_stores, lobby::Scenario
   // from the start.
   std::promise<void> recovered;
   service_->post([this, &recovered] {
-    campaigns_->recover();
+    if (!options_.campaign_placement) campaigns_->recover();
     recovered.set_value();
   });
   recovered.get_future().wait();
@@ -117,6 +120,17 @@ void ServerApp::remote_your_move(std::string match_id, std::int64_t account,
   (void)service_->try_post([this, id = std::move(match_id), account, deadline_ms] {
     handlers_->remote_your_move(id, account, deadline_ms);
   });
+}
+
+void ServerApp::remote_campaign_changed(std::string campaign_id) {
+  if (stopping_) return;
+  (void)service_->try_post(
+      [this, id = std::move(campaign_id)] { handlers_->remote_campaign_changed(id); });
+}
+
+void ServerApp::host_campaigns(bool hosting) {
+  if (stopping_) return;
+  service_->post([this, hosting] { campaigns_->host(hosting); });
 }
 
 std::function<void(std::function<void()>)> ServerApp::to_service() const {

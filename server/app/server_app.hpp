@@ -50,6 +50,9 @@ struct AppOptions {
   // Cluster mode: where an unfinished match this node does not host is (the dispatcher's
   // ERROR_MATCH_ELSEWHERE); empty: every match is this server's.
   std::function<std::optional<Failure>(const std::string& match_id)> placement;
+  // Cluster mode: where the campaigns are hosted (nothing while this node hosts them); with
+  // it the campaigns wait for host_campaigns(true) instead of being recovered at once.
+  std::function<std::optional<Failure>()> campaign_placement;
 };
 
 class ServerApp final : public net::Application, public dispatch::MatchLookup {
@@ -86,6 +89,9 @@ class ServerApp final : public net::Application, public dispatch::MatchLookup {
   // service thread and pushed to this node's connections (Handlers::remote_*).
   void remote_match_changed(std::string match_id);
   void remote_your_move(std::string match_id, std::int64_t account, std::int64_t deadline_ms);
+  void remote_campaign_changed(std::string campaign_id);
+  // Cluster mode, from any thread: this node took the campaigns role (true) or lost it.
+  void host_campaigns(bool hosting);
 
   // Deadline reminders outside the client: remind() from any thread.
   notify::Notifier& notifier() { return *notifier_; }

@@ -77,7 +77,8 @@ Campaigns::Campaigns(CampaignStore& store, const Definitions& definitions,
       to_service_(std::move(to_service)),
       clock_(clock),
       options_(options),
-      hooks_(std::move(hooks)) {}
+      hooks_(std::move(hooks)),
+      hosts_campaigns_(options.hosting) {}
 
 std::shared_ptr<Campaigns::Live> Campaigns::live(const std::string& id) {
   if (auto it = live_.find(id); it != live_.end()) return it->second;
@@ -113,7 +114,26 @@ void Campaigns::recover() {
     settle(l->state);
 }
 
+void Campaigns::host(bool hosting) {
+  hosts_campaigns_ = hosting;
+  live_.clear();
+  by_battle_.clear();
+  hosting_.clear();
+  spdlog::info("event=campaigns_hosted hosting={}", hosting);
+  if (hosting) recover();
+}
+
+std::optional<Failure> Campaigns::elsewhere() const {
+  if (hosts_campaigns_) return std::nullopt;
+  if (hooks_.elsewhere) {
+    if (auto f = hooks_.elsewhere()) return f;
+  }
+  // The role is this node's in the database but not hosted yet (host(true) is queued).
+  return fail(v1::ERROR_MATCH_ELSEWHERE, "the campaigns are moving to this node; ask again", 500);
+}
+
 void Campaigns::transact(const std::string& id, Change change, StateDone done) {
+  if (auto f = elsewhere()) return done(*f);
   auto l = live(id);
   if (!l) return done(not_found(id));
   if (l->writing) {
@@ -139,6 +159,8 @@ void Campaigns::write(const std::shared_ptr<Live>& l, v1::StoredCampaign next, S
       return drain(l);
     }
     l->state = std::move(*state);
+    // Committed before this node gave the campaigns up: the next host settles it.
+    if (!hosts_campaigns_) return done(l->state);
     if (const auto* b = last_battle(l->state); b && l->state.stage() == v1::STAGE_FIGHTING) {
       by_battle_[b->match_id()] = l->state.campaign_id();
     }
@@ -163,6 +185,7 @@ void Campaigns::drain(const std::shared_ptr<Live>& l) {
 
 void Campaigns::create(std::int64_t account, const std::string& definition,
                        v1::CampaignSettings asked, bool is_private, StateDone done) {
+  if (auto f = elsewhere()) return done(*f);
   const v1::CampaignDefinition* def = definitions_.find(definition);
   if (def == nullptr) {
     return done(fail(v1::ERROR_DEFINITION_NOT_FOUND, "no campaign named " + definition));

@@ -51,12 +51,18 @@ struct CampaignHooks {
   std::function<void(const Reminder&)> remind;
   // A battle has both its players seated: it has begun (its players' lobbies are told).
   std::function<void(const store::MatchRow&)> battle_started;
+  // Cluster mode: the failure that sends a campaign's change to the node hosting the
+  // campaigns (ERROR_MATCH_ELSEWHERE), nothing while this node hosts them. Empty: always here.
+  std::function<std::optional<server::Failure>()> elsewhere;
 };
 
 struct CampaignOptions {
   int max_open_per_account = 10;
   // A player whose selection is not in is reminded this long before its deadline.
   std::int64_t remind_before_ms = 24LL * 3600 * 1000;
+  // Cluster mode: false, and the campaigns are hosted from host(true) on (this node took the
+  // campaigns role) until host(false).
+  bool hosting = true;
 };
 
 class Campaigns {
@@ -73,6 +79,9 @@ class Campaigns {
   // hosted or seated, a battle that ended while the server was down, a paused battle's
   // clocks). Call once, after the runtime's recover() and before the first tick().
   void recover();
+  // Cluster mode: this node begins to host the campaigns (every unfinished one is loaded, as
+  // recover() does) or stops (they leave memory; another node hosts them now). Service thread.
+  void host(bool hosting);
 
   void create(std::int64_t account, const std::string& definition, v1::CampaignSettings settings,
               bool is_private, StateDone done);
@@ -117,6 +126,8 @@ class Campaigns {
   using Change = std::function<std::optional<server::Failure>(v1::StoredCampaign&)>;
 
   std::shared_ptr<Live> live(const std::string& id);
+  // Why a change must be asked of another node, or nothing while this node hosts campaigns.
+  std::optional<server::Failure> elsewhere() const;
   // Runs `change` when the campaign has no write in flight; a changed state is written, made
   // the campaign's after the commit, told (hooks.changed), settled, and then `done` gets it.
   void transact(const std::string& id, Change change, StateDone done);
@@ -136,6 +147,7 @@ class Campaigns {
   const server::Clock& clock_;
   const CampaignOptions options_;
   const CampaignHooks hooks_;
+  bool hosts_campaigns_;
   std::map<std::string, std::shared_ptr<Live>> live_;  // unfinished, and finished ones asked for
   std::map<std::string, std::string> by_battle_;       // battle match id -> campaign id
   std::set<std::string> hosting_;                      // battles whose creation is in flight

@@ -219,6 +219,11 @@ void Handlers::on_campaign_changed(const v1::StoredCampaign& c) {
   }
 }
 
+void Handlers::remote_campaign_changed(const std::string& campaign_id) {
+  // Read from the store: only the hosting node keeps campaigns in memory.
+  if (auto c = s_.campaigns->find(campaign_id)) on_campaign_changed(*c);
+}
+
 void Handlers::campaign_client_gone(std::uint64_t client_id) {
   for (auto it = campaign_followers_.begin(); it != campaign_followers_.end();) {
     it->second.erase(client_id);

@@ -119,6 +119,9 @@ class Handlers {
   void remote_match_changed(const std::string& match_id);
   void remote_your_move(const std::string& match_id, std::int64_t account,
                         std::int64_t deadline_ms);
+  // Cluster mode: the node hosting the campaigns changed `campaign_id`; this node's
+  // followers and players hear of it (CampaignUpdated) as the host's do.
+  void remote_campaign_changed(const std::string& campaign_id);
   // Every room member of a match that has just ended hears MatchEnded, seed revealed.
   void announce_ended(const std::string& match_id);
 

@@ -29,6 +29,8 @@ class PgAccess {
   store::Status read(const std::function<store::Status(pqxx::transaction_base&)>& work) {
     return store_.read(work);
   }
+  // Cluster mode's roles (PgMatchStore::roles()); null for one server alone.
+  const std::shared_ptr<LeaseBook>& roles() const { return store_.roles(); }
 
  private:
   PgMatchStore& store_;

@@ -30,6 +30,9 @@ Status PgCluster::open(const std::string& url, std::shared_ptr<LeaseBook> leases
                        PgMatchStore& store, runtime::Runtime& runtime,
                        std::unique_ptr<PgCluster>* cluster) {
   cluster->reset();
+  if (!store.roles()) {
+    return Status{store::status_codes::kIoError, "cluster mode needs the store's roles book"};
+  }
   Status s;
   std::unique_ptr<pqxx::connection> connection = connect(url, &s);
   if (!connection) return s;
@@ -63,14 +66,19 @@ PgCluster::~PgCluster() {
   }
   wake_.notify_all();
   if (thread_.joinable()) thread_.join();
-  // A node that stops on purpose hands its matches over now rather than after a lease: their
-  // epochs move on with the next owner, so a write of this node still queued is refused.
+  // A node that stops on purpose hands its matches and roles over now rather than after a
+  // lease: their epochs move on with the next owner, so a write of this node still queued is
+  // refused.
   const Status s = guarded([&] {
     pqxx::work tx(*connection_);
     Params()
         .text(leases_->node())
         .run(tx,
              "UPDATE match_leases SET expires_at = now() WHERE node = $1 AND expires_at > now()");
+    Params()
+        .text(leases_->node())
+        .run(tx,
+             "UPDATE cluster_roles SET expires_at = now() WHERE node = $1 AND expires_at > now()");
     tx.commit();
     return Status::success();
   });
@@ -107,7 +115,11 @@ void PgCluster::round(bool first) {
   }
   announce();
   renew();
-  take_over(first);
+  const bool hosted_campaigns = store_.roles()->epoch_of(kCampaignsRole).has_value();
+  const bool campaigns = campaigns_role(first);
+  take_over(first, campaigns);
+  // After take_over: the battles this node now hosts are loaded before the campaigns are.
+  if (campaigns && !hosted_campaigns && on_campaigns_) on_campaigns_(true);
 }
 
 void PgCluster::announce() {
@@ -172,7 +184,56 @@ void PgCluster::renew() {
   }
 }
 
-void PgCluster::take_over(bool first) {
+bool PgCluster::campaigns_role(bool first) {
+  LeaseBook& roles = *store_.roles();
+  const std::optional<std::int64_t> held = roles.epoch_of(kCampaignsRole);
+  std::optional<std::int64_t> epoch;
+  const Status s = guarded([&] {
+    pqxx::work tx(*connection_);
+    // Renewed at the same epoch while this node holds it (or it lapsed and nobody took it);
+    // taken over at epoch + 1 once it lapsed, or at once after a restart under the same id.
+    const pqxx::result r =
+        Params()
+            .text(kCampaignsRole)
+            .text(leases_->node())
+            .integer(leases_->lease_ms())
+            .integer(held.value_or(0))
+            .text(first ? "true" : "false")
+            .run(tx,
+                 "INSERT INTO cluster_roles(role, node, epoch, expires_at) "
+                 "VALUES ($1, $2, 1, now() + $3::bigint * interval '1 millisecond') "
+                 "ON CONFLICT (role) DO UPDATE SET node = excluded.node, "
+                 "expires_at = excluded.expires_at, epoch = CASE WHEN cluster_roles.node = "
+                 "excluded.node AND cluster_roles.epoch = $4 THEN cluster_roles.epoch "
+                 "ELSE cluster_roles.epoch + 1 END "
+                 "WHERE (cluster_roles.node = excluded.node AND cluster_roles.epoch = $4) OR "
+                 "cluster_roles.expires_at < now() OR "
+                 "($5::boolean AND cluster_roles.node = excluded.node) RETURNING epoch");
+    tx.commit();
+    if (!r.empty()) epoch = r[0][0].as<std::int64_t>();
+    return Status::success();
+  });
+  // Not renewed this round is not lost, as with a match's lease (renew()).
+  if (!s.ok()) {
+    spdlog::warn("event=campaigns_role_renewal_failed error=\"{}\"", s.message);
+    return held.has_value();
+  }
+  if (!epoch) {
+    if (held) {
+      spdlog::warn("event=campaigns_role_lost node={} epoch={}", leases_->node(), *held);
+      roles.forget(kCampaignsRole);
+      if (on_campaigns_) on_campaigns_(false);
+    }
+    return false;
+  }
+  if (held != epoch) {
+    roles.hold(kCampaignsRole, *epoch);
+    spdlog::info("event=campaigns_role_taken node={} epoch={}", leases_->node(), *epoch);
+  }
+  return true;
+}
+
+void PgCluster::take_over(bool first, bool campaigns) {
   std::vector<std::string> lapsed;
   Status s = guarded([&] {
     pqxx::work tx(*connection_);
@@ -182,10 +243,12 @@ void PgCluster::take_over(bool first) {
         Params()
             .text(leases_->node())
             .text(first ? "true" : "false")
+            .text(campaigns ? "true" : "false")
             .run(tx,
                  "SELECT m.id FROM matches m LEFT JOIN match_leases l ON l.match_id = m.id "
                  "WHERE m.status IN ('open', 'live') AND (l.match_id IS NULL OR "
-                 "l.expires_at < now() OR ($2::boolean AND l.node = $1)) "
+                 "l.expires_at < now() OR ($2::boolean AND l.node = $1)) AND ($3::boolean OR "
+                 "NOT EXISTS (SELECT 1 FROM campaigns c WHERE c.battle_match_id = m.id)) "
                  "ORDER BY m.updated_ms LIMIT 256");
     tx.commit();
     for (const auto& row : r)
@@ -233,6 +296,26 @@ void PgCluster::take_over(bool first) {
 }
 
 std::optional<server::Failure> PgCluster::elsewhere(const std::string& match_id) {
+  return owner_failure(match_id,
+                       "SELECT l.node, l.expires_at > now(), coalesce(n.public_url, '') "
+                       "FROM match_leases l LEFT JOIN cluster_nodes n ON n.node = l.node "
+                       "WHERE l.match_id = $1",
+                       "this match");
+}
+
+std::optional<server::Failure> PgCluster::campaigns_elsewhere() {
+  if (store_.roles()->epoch_of(kCampaignsRole)) return std::nullopt;
+  return owner_failure(kCampaignsRole,
+                       "SELECT r.node, r.expires_at > now(), coalesce(n.public_url, '') "
+                       "FROM cluster_roles r LEFT JOIN cluster_nodes n ON n.node = r.node "
+                       "WHERE r.role = $1",
+                       "the campaigns");
+}
+
+// `sql` names the owner of `key` (node, whether its lease runs, its public URL).
+std::optional<server::Failure> PgCluster::owner_failure(const std::string& key,
+                                                        const std::string& sql,
+                                                        const std::string& what) {
   struct Owner {
     std::string node;
     bool live = false;
@@ -240,24 +323,21 @@ std::optional<server::Failure> PgCluster::elsewhere(const std::string& match_id)
   };
   std::optional<Owner> owner;
   const Status s = store_.read([&](pqxx::transaction_base& tx) {
-    const pqxx::result r = Params().text(match_id).run(
-        tx,
-        "SELECT l.node, l.expires_at > now(), coalesce(n.public_url, '') FROM match_leases l "
-        "LEFT JOIN cluster_nodes n ON n.node = l.node WHERE l.match_id = $1");
+    const pqxx::result r = Params().text(key).run(tx, sql);
     if (!r.empty())
       owner = Owner{r[0][0].as<std::string>(), r[0][1].as<bool>(), r[0][2].as<std::string>()};
     return Status::success();
   });
-  if (!s.ok()) return lobby::storage_failure(s, "match_owner");
+  if (!s.ok()) return lobby::storage_failure(s, "owner");
   const std::uint64_t retry = static_cast<std::uint64_t>(leases_->lease_ms() / 3);
   if (owner && owner->live && owner->node != leases_->node() && !owner->url.empty()) {
     server::Failure f = server::fail(v1::ERROR_MATCH_ELSEWHERE,
-                                     "node " + owner->node + " hosts this match: connect there");
+                                     "node " + owner->node + " hosts " + what + ": connect there");
     f.owner_url = owner->url;
     return f;
   }
   return server::fail(v1::ERROR_MATCH_ELSEWHERE,
-                      "the match is moving between nodes (its lease lapsed); ask again", retry);
+                      "no node hosts " + what + " now (its lease lapsed); ask again", retry);
 }
 
 }  // namespace castra::postgres

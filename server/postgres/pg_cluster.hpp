@@ -4,9 +4,13 @@
 //   - renews the leases of the matches it hosts, and gives up at once every one the database
 //     no longer gives it (another node took it over while this one was paused or cut off:
 //     Runtime::release),
+//   - holds, renews or takes over the campaigns role (kCampaignsRole): one node hosts every
+//     campaign at a time, and the battle of a campaign is taken over only by that node, so a
+//     campaign and its battle stay on one node (docs/architecture.md, "Campaigns in a cluster"),
 //   - takes over every unfinished match whose lease has lapsed (its node stopped renewing),
 //     epoch + 1, and loads it from its log as a restart would (Runtime::adopt).
-// It also answers the dispatcher's "where is this match?" (elsewhere()). The database's clock
+// It also answers the dispatcher's "where is this match?" (elsewhere()) and "where are the
+// campaigns?" (campaigns_elsewhere()). The database's clock
 // decides expiry, so the nodes' clocks need not agree; the fencing in every append
 // (pg_leases.hpp) is what makes a late node harmless, the keeper only what makes it quick.
 // Threading: elsewhere() from any thread (the store's read connection); start() once.
@@ -14,6 +18,7 @@
 
 #include <condition_variable>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -31,6 +36,7 @@ class PgCluster {
  public:
   // Connects to `url`; on failure `*cluster` is left empty and the Status says why. `leases`
   // is the book `store` fences with; `runtime` hosts this node's matches.
+  // `store.roles()` is the roles book campaign writes are fenced with.
   static store::Status open(const std::string& url, std::shared_ptr<LeaseBook> leases,
                             PgMatchStore& store, runtime::Runtime& runtime,
                             std::unique_ptr<PgCluster>* cluster);
@@ -40,12 +46,21 @@ class PgCluster {
   PgCluster(const PgCluster&) = delete;
   PgCluster& operator=(const PgCluster&) = delete;
 
+  // Told, on the keeper's thread, when this node begins to host the campaigns (true: after
+  // the battles it took over are hosted) and when it stops (false: the role went to another
+  // node). Set before start().
+  void on_campaigns(std::function<void(bool hosting)> changed) {
+    on_campaigns_ = std::move(changed);
+  }
   // Starts the keeper; clients redirected to this node are sent to `public_url`.
   void start(std::string public_url);
 
   // ERROR_MATCH_ELSEWHERE for an unfinished match this node does not host: with its owner's
   // URL while the owner's lease runs, without one (retry shortly) while it lapses or moves.
   std::optional<server::Failure> elsewhere(const std::string& match_id);
+  // Nothing while this node hosts the campaigns; else ERROR_MATCH_ELSEWHERE with the URL of
+  // the node that does (without one, to retry shortly, while the role lapses or moves).
+  std::optional<server::Failure> campaigns_elsewhere();
 
  private:
   PgCluster(std::unique_ptr<pqxx::connection> connection, std::string url,
@@ -54,7 +69,11 @@ class PgCluster {
   void round(bool first);
   void announce();
   void renew();
-  void take_over(bool first);
+  // Whether this node holds the campaigns role after this round; tells on_campaigns_ of a loss.
+  bool campaigns_role(bool first);
+  void take_over(bool first, bool campaigns);
+  std::optional<server::Failure> owner_failure(const std::string& key, const std::string& sql,
+                                               const std::string& what);
 
   std::unique_ptr<pqxx::connection> connection_;  // the keeper thread's alone
   const std::string url_;
@@ -62,6 +81,7 @@ class PgCluster {
   PgMatchStore& store_;
   runtime::Runtime& runtime_;
   std::string public_url_;
+  std::function<void(bool)> on_campaigns_;
 
   std::mutex mu_;
   std::condition_variable wake_;

@@ -57,25 +57,39 @@ Status lease_new_match(pqxx::transaction_base& tx, const LeaseBook& book,
   return Status::success();
 }
 
-Status fence(pqxx::transaction_base& tx, const LeaseBook& book, const std::string& match_id) {
-  const std::optional<std::int64_t> epoch = book.epoch_of(match_id);
+namespace {
+
+// `sql` selects, FOR SHARE, the lease row of `key` ($1) if it still names this node ($2) at
+// the epoch it holds ($3); `what` names the lease in the refusal.
+Status fenced(pqxx::transaction_base& tx, const LeaseBook& book, const std::string& key,
+              const char* sql, const std::string& what) {
+  const std::optional<std::int64_t> epoch = book.epoch_of(key);
   if (!epoch) {
-    return Status{store::status_codes::kFenced,
-                  "node " + book.node() + " holds no lease on match " + match_id};
+    return Status{store::status_codes::kFenced, "node " + book.node() + " does not hold " + what};
   }
-  const pqxx::result r = Params()
-                             .text(match_id)
-                             .text(book.node())
-                             .integer(*epoch)
-                             .run(tx,
-                                  "SELECT 1 FROM match_leases WHERE match_id = $1 AND node = $2 "
-                                  "AND epoch = $3 FOR SHARE");
+  const pqxx::result r = Params().text(key).text(book.node()).integer(*epoch).run(tx, sql);
   if (r.empty()) {
-    return Status{store::status_codes::kFenced, "node " + book.node() + " lost its lease (epoch " +
-                                                    std::to_string(*epoch) + ") on match " +
-                                                    match_id + " to another node"};
+    return Status{store::status_codes::kFenced, "node " + book.node() + " lost " + what +
+                                                    " (epoch " + std::to_string(*epoch) +
+                                                    ") to another node"};
   }
   return Status::success();
+}
+
+}  // namespace
+
+Status fence(pqxx::transaction_base& tx, const LeaseBook& book, const std::string& match_id) {
+  return fenced(tx, book, match_id,
+                "SELECT 1 FROM match_leases WHERE match_id = $1 AND node = $2 AND epoch = $3 "
+                "FOR SHARE",
+                "the lease on match " + match_id);
+}
+
+Status fence_role(pqxx::transaction_base& tx, const LeaseBook& roles, const std::string& role) {
+  return fenced(tx, roles, role,
+                "SELECT 1 FROM cluster_roles WHERE role = $1 AND node = $2 AND epoch = $3 "
+                "FOR SHARE",
+                "the " + role + " role");
 }
 
 }  // namespace castra::postgres

@@ -62,4 +62,11 @@ store::Status lease_new_match(pqxx::transaction_base& tx, const LeaseBook& book,
 // otherwise.
 store::Status fence(pqxx::transaction_base& tx, const LeaseBook& book, const std::string& match_id);
 
+// The role the campaigns are hosted by (cluster_roles.role): one node at a time.
+inline constexpr const char* kCampaignsRole = "campaigns";
+// fence() for a cluster role: its cluster_roles row, locked FOR SHARE, still names this node
+// at the epoch `roles` holds it at; kFenced otherwise.
+store::Status fence_role(pqxx::transaction_base& tx, const LeaseBook& roles,
+                         const std::string& role);
+
 }  // namespace castra::postgres

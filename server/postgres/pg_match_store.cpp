@@ -220,7 +220,8 @@ PgMatchStore::PgMatchStore(const PgStoreOptions& options, PgSession::Prepare pre
     : write_(options.url, "writer", std::move(prepare_write)),
       read_(options.url, "reader"),
       on_finished_(options.on_finished),
-      leases_(options.leases) {}
+      leases_(options.leases),
+      roles_(options.roles) {}
 
 PgMatchStore::~PgMatchStore() {
   writer_.reset();

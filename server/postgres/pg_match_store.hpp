@@ -33,6 +33,9 @@ struct PgStoreOptions {
   // Cluster mode: every append is fenced by this node's leases (pg_leases.hpp), and a new
   // match is leased to this node; null: one server alone, no leases.
   std::shared_ptr<LeaseBook> leases;
+  // Cluster mode: the cluster roles this node holds (kCampaignsRole), which every campaign
+  // write is fenced by; null with `leases`.
+  std::shared_ptr<LeaseBook> roles;
 };
 
 class PgMatchStore final : public store::MatchStore, public store::MatchCounts {
@@ -71,6 +74,8 @@ class PgMatchStore final : public store::MatchStore, public store::MatchCounts {
   // Runs `work` on the read connection in one REPEATABLE READ, read-only transaction.
   store::Status read(const std::function<store::Status(pqxx::transaction_base&)>& work);
   int schema_version();
+  // Cluster mode's roles book (PgStoreOptions::roles); null for one server alone.
+  const std::shared_ptr<LeaseBook>& roles() const { return roles_; }
   // How many times each connection was made again after the database dropped it.
   std::uint64_t reconnections();
 
@@ -82,6 +87,7 @@ class PgMatchStore final : public store::MatchStore, public store::MatchCounts {
   std::mutex read_mutex_;
   const PgFinishedHook on_finished_;
   const std::shared_ptr<LeaseBook> leases_;
+  const std::shared_ptr<LeaseBook> roles_;
   std::unique_ptr<PgWriter> writer_;  // last: stops (and commits) before the connections close
 };
 

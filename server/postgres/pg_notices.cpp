@@ -11,6 +11,7 @@ namespace {
 
 constexpr const char* kMatchChannel = "castra_match_changed";
 constexpr const char* kYourMoveChannel = "castra_your_move";
+constexpr const char* kCampaignChannel = "castra_campaign_changed";
 
 void notify(pqxx::transaction_base& tx, const char* channel, const std::string& payload) {
   Params().text(channel).text(payload).run(tx, "SELECT pg_notify($1, $2)");
@@ -46,6 +47,11 @@ void notify_changes(pqxx::transaction_base& tx, const std::string& node, const R
   }
 }
 
+void notify_campaign_changed(pqxx::transaction_base& tx, const std::string& node,
+                             const std::string& campaign_id) {
+  notify(tx, kCampaignChannel, node + " " + campaign_id);
+}
+
 struct PgListener::Receivers {
   struct Receiver final : pqxx::notification_receiver {
     Receiver(pqxx::connection_base& c, const std::string& channel, PgListener& owner,
@@ -66,9 +72,11 @@ struct PgListener::Receivers {
   };
   Receivers(pqxx::connection_base& c, PgListener& owner)
       : match(c, kMatchChannel, owner, ClusterNotice::Kind::kMatchChanged),
-        your_move(c, kYourMoveChannel, owner, ClusterNotice::Kind::kYourMove) {}
+        your_move(c, kYourMoveChannel, owner, ClusterNotice::Kind::kYourMove),
+        campaign(c, kCampaignChannel, owner, ClusterNotice::Kind::kCampaignChanged) {}
   Receiver match;
   Receiver your_move;
+  Receiver campaign;
 };
 
 store::Status PgListener::open(const std::string& url, std::string node,

@@ -1,9 +1,9 @@
 // Cluster mode's notices between nodes over PostgreSQL's LISTEN/NOTIFY: a match's row change
-// that the lobby pushes (MatchUpdated: joined, left, started, ended) and a side's coming to
-// act ("your move") are NOTIFYed in the transaction of the append that makes them, so they
-// reach the other nodes exactly when (and only if) the change is committed; each node
-// LISTENs on a connection of its own (PgListener) and pushes them to its own connections of
-// the players. A node ignores its own notices (it told its connections already).
+// that the lobby pushes (MatchUpdated: joined, left, started, ended), a side's coming to
+// act ("your move") and a campaign's change (CampaignUpdated) are NOTIFYed in the transaction of
+// the append that makes them, so they reach the other nodes exactly when (and only if) the change
+// is committed; each node LISTENs on a connection of its own (PgListener) and pushes them to its
+// own connections of the players. A node ignores its own notices (it told its connections already).
 // Threading: the two write functions on the writer thread; PgListener's hook on its thread.
 #pragma once
 
@@ -31,10 +31,15 @@ std::optional<RowBefore> row_before(pqxx::transaction_base& tx, const std::strin
 void notify_changes(pqxx::transaction_base& tx, const std::string& node, const RowBefore& before,
                     const store::MatchRow& after);
 
+// NOTIFYs, in the transaction that writes it, that `campaign_id` changed (the node hosting
+// the campaigns writes them; the others' followers and players hear of it from this).
+void notify_campaign_changed(pqxx::transaction_base& tx, const std::string& node,
+                             const std::string& campaign_id);
+
 struct ClusterNotice {
-  enum class Kind { kMatchChanged, kYourMove };
+  enum class Kind { kMatchChanged, kYourMove, kCampaignChanged };
   Kind kind = Kind::kMatchChanged;
-  std::string match_id;
+  std::string match_id;          // kCampaignChanged: the campaign's id
   std::int64_t account = 0;      // kYourMove: the player who has to act
   std::int64_t deadline_ms = 0;  // kYourMove: his deadline, 0 when untimed
 };

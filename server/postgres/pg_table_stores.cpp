@@ -4,6 +4,7 @@
 #include <climits>
 #include <memory>
 
+#include "server/postgres/pg_notices.hpp"
 #include "server/ratings/glicko2.hpp"
 #include "server/ratings/rating_store.hpp"
 
@@ -131,7 +132,11 @@ Status parse_campaigns(const pqxx::result& r, std::vector<v1::StoredCampaign>* o
 void PgCampaignStore::put(const v1::StoredCampaign& state, Done done) {
   auto row = std::make_shared<v1::StoredCampaign>(state);
   sql_.write(
-      [row](Tx& tx) {
+      [row, roles = sql_.roles()](Tx& tx) {
+        // In a cluster only the node holding the campaigns role writes them.
+        if (roles) {
+          if (Status s = fence_role(tx, *roles, kCampaignsRole); !s.ok()) return s;
+        }
         Params p;
         p.text(row->campaign_id())
             .text(row->definition().name())
@@ -160,6 +165,7 @@ void PgCampaignStore::put(const v1::StoredCampaign& state, Done done) {
               "battle_match_id = excluded.battle_match_id, is_private = excluded.is_private, "
               "vacancy = excluded.vacancy, state = excluded.state, "
               "created_ms = excluded.created_ms, updated_ms = excluded.updated_ms");
+        if (roles) notify_campaign_changed(tx, roles->node(), row->campaign_id());
         return Status::success();
       },
       std::move(done));

@@ -34,6 +34,8 @@ class PgChatStore final : public lobby::ChatStore {
 class PgCampaignStore final : public campaign_server::CampaignStore {
  public:
   explicit PgCampaignStore(PgAccess& sql) : sql_(sql) {}
+  // In cluster mode (PgAccess::roles()) fenced by the campaigns role, and NOTIFYed to the
+  // other nodes in the same transaction (pg_notices.hpp).
   void put(const castra::v1::StoredCampaign& state, Done done) override;
   store::Status find(const std::string& id,
                      std::optional<castra::v1::StoredCampaign>* out) override;

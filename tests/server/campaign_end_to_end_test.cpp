@@ -134,39 +134,6 @@ Plan stand_plan() {
   return p;
 }
 
-v1::ClientEnvelope create_campaign(const std::string& definition) {
-  v1::ClientEnvelope e;
-  auto* c = e.mutable_create_campaign();
-  c->set_definition(definition);
-  c->mutable_settings()->set_creator_side(v1::SIDE_A);
-  c->mutable_settings()->set_selection_days(1);
-  c->mutable_settings()->set_spectators_allowed(true);
-  c->mutable_settings()->mutable_battle()->set_spectators_allowed(true);
-  // Fourteen days a move: at 20,000 times real time a minute, long enough to play; at a
-  // million times, about a second, short enough to see run out.
-  auto* tc = c->mutable_settings()->mutable_battle()->mutable_time_control();
-  tc->set_kind(v1::TimeControl::CORRESPONDENCE);
-  tc->set_seconds_per_move(14 * 24 * 3600);
-  return e;
-}
-
-v1::ClientEnvelope get_campaign(const std::string& id) {
-  v1::ClientEnvelope e;
-  e.mutable_get_campaign()->set_campaign_id(id);
-  return e;
-}
-
-v1::ClientEnvelope select(const std::string& id, const std::string& node,
-                          const v1::Selection& selection) {
-  v1::ClientEnvelope e;
-  auto* s = e.mutable_submit_selection();
-  s->set_campaign_id(id);
-  s->set_node(node);
-  *s->mutable_selection() = selection;
-  s->set_entropy(client_entropy());
-  return e;
-}
-
 v1::ClientEnvelope pause(const std::string& id, bool on) {
   v1::ClientEnvelope e;
   e.mutable_pause_campaign()->set_campaign_id(id);

@@ -137,6 +137,39 @@ v1::ErrorCode error_of(const v1::ServerEnvelope& e) {
   return e.has_error() ? e.error().code() : v1::ERROR_UNSPECIFIED;
 }
 
+v1::ClientEnvelope create_campaign(const std::string& definition) {
+  v1::ClientEnvelope e;
+  auto* c = e.mutable_create_campaign();
+  c->set_definition(definition);
+  c->mutable_settings()->set_creator_side(v1::SIDE_A);
+  c->mutable_settings()->set_selection_days(1);
+  c->mutable_settings()->set_spectators_allowed(true);
+  c->mutable_settings()->mutable_battle()->set_spectators_allowed(true);
+  // Fourteen days a move: at 20,000 times real time a minute, long enough to play; at a
+  // million times, about a second, short enough to see run out.
+  auto* tc = c->mutable_settings()->mutable_battle()->mutable_time_control();
+  tc->set_kind(v1::TimeControl::CORRESPONDENCE);
+  tc->set_seconds_per_move(14 * 24 * 3600);
+  return e;
+}
+
+v1::ClientEnvelope get_campaign(const std::string& id) {
+  v1::ClientEnvelope e;
+  e.mutable_get_campaign()->set_campaign_id(id);
+  return e;
+}
+
+v1::ClientEnvelope select(const std::string& id, const std::string& node,
+                          const v1::Selection& selection) {
+  v1::ClientEnvelope e;
+  auto* s = e.mutable_submit_selection();
+  s->set_campaign_id(id);
+  s->set_node(node);
+  *s->mutable_selection() = selection;
+  s->set_entropy(client_entropy());
+  return e;
+}
+
 std::string client_entropy() {
   static int counter = 0;
   std::string e(32, '\0');

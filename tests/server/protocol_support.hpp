@@ -76,6 +76,14 @@ v1::ClientEnvelope get_legal(const std::string& match_id);
 v1::ClientEnvelope resign_match(const std::string& match_id);
 v1::ClientEnvelope export_record(const std::string& match_id);
 
+// The campaign requests the tests send. create_campaign: side A for its creator, a day to
+// select, spectators allowed, a correspondence battle of fourteen days a move.
+v1::ClientEnvelope create_campaign(const std::string& definition);
+v1::ClientEnvelope get_campaign(const std::string& id);
+// SubmitSelection with fresh entropy.
+v1::ClientEnvelope select(const std::string& id, const std::string& node,
+                          const v1::Selection& selection);
+
 // Connects to `url` in the test's encoding and says Hello; nullptr (and a test failure)
 // otherwise.
 std::unique_ptr<client::ProtocolClient> greeted_client(

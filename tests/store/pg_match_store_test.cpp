@@ -1,6 +1,7 @@
 // What only the PostgreSQL store has, beside StoreConformance.*: synchronous commit, cluster
-// mode's fencing and leases, and connections the database drops (a restart, a failover,
-// pg_terminate_backend) made again without losing or doubling anything.
+// mode's fencing and leases (of matches, and of the campaigns role), and connections the database
+// drops (a restart, a failover, pg_terminate_backend) made again without losing or doubling
+// anything.
 #include <gtest/gtest.h>
 
 #include <future>
@@ -8,7 +9,9 @@
 #include <string>
 #include <vector>
 
+#include "server/postgres/pg_access.hpp"
 #include "server/postgres/pg_match_store.hpp"
+#include "server/postgres/pg_table_stores.hpp"
 #include "tests/store/store_rows.hpp"
 #include "tests/support/postgres_cluster.hpp"
 
@@ -209,6 +212,58 @@ TEST(PgMatchStore, AFailedAppendInClusterModeGivesTheLeaseUp) {
   EXPECT_EQ(twice.code, status_codes::kConstraint) << twice.message;
   EXPECT_EQ(lost, std::vector<std::string>{"m1"});
   EXPECT_FALSE(book->epoch_of("m1"));
+}
+
+Status put_now(campaign_server::CampaignStore& store, const castra::v1::StoredCampaign& c) {
+  std::promise<Status> done;
+  store.put(c, [&](Status s) { done.set_value(std::move(s)); });
+  return done.get_future().get();
+}
+
+Status run_sql(postgres::PgMatchStore& store, const std::string& sql) {
+  return store.writer().run([&](pqxx::transaction_base& tx) {
+    tx.exec(sql);
+    return Status::success();
+  });
+}
+
+// In cluster mode only the node holding the campaigns role writes campaigns: a write without
+// the role, or after another node took it over, fails as kFenced and writes nothing.
+TEST(PgMatchStore, ACampaignWriteWithoutTheCampaignsRoleIsFencedAndWritesNothing) {
+  postgres::PgStoreOptions options = options_in("campaigns_role");
+  options.leases = std::make_shared<postgres::LeaseBook>("a", 10000);
+  options.roles = std::make_shared<postgres::LeaseBook>("a", 10000);
+  const std::unique_ptr<postgres::PgMatchStore> store = opened(options);
+  ASSERT_TRUE(store);
+  postgres::PgAccess access(*store, [](std::function<void()> task) { task(); });
+  postgres::PgCampaignStore campaigns(access);
+  ASSERT_TRUE(run_sql(*store,
+                      "INSERT INTO accounts(id, name, name_key, password_hash, created_ms) "
+                      "VALUES (1, 'alice', 'alice', '-', 0)")
+                  .ok());
+  castra::v1::StoredCampaign c;
+  c.set_campaign_id("c1");
+  c.set_status(castra::v1::CAMPAIGN_OPEN);
+  c.set_creator(1);
+  EXPECT_TRUE(is_fenced(put_now(campaigns, c)));
+
+  // The role, as a keeper takes it.
+  ASSERT_TRUE(run_sql(*store,
+                      "INSERT INTO cluster_roles VALUES ('campaigns', 'a', 1, "
+                      "now() + interval '10 seconds')")
+                  .ok());
+  options.roles->hold(postgres::kCampaignsRole, 1);
+  const Status put = put_now(campaigns, c);
+  EXPECT_TRUE(put.ok()) << put.message;
+
+  // Node b takes it over (this node was paused past it): the next write is refused.
+  ASSERT_TRUE(run_sql(*store, "UPDATE cluster_roles SET node = 'b', epoch = 2").ok());
+  c.set_status(castra::v1::CAMPAIGN_LIVE);
+  EXPECT_TRUE(is_fenced(put_now(campaigns, c)));
+  std::optional<castra::v1::StoredCampaign> stored;
+  ASSERT_TRUE(campaigns.find("c1", &stored).ok());
+  ASSERT_TRUE(stored);
+  EXPECT_EQ(stored->status(), castra::v1::CAMPAIGN_OPEN);
 }
 
 }  // namespace

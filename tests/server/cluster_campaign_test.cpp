@@ -1,0 +1,128 @@
+// Cluster.*, campaigns (docs/architecture.md, "Campaigns in a cluster"): one node at a time
+// hosts every campaign (the campaigns role), and a campaign's battle is taken over only by
+// that node. A campaign made through another node is sent there; a follower on another node
+// hears of each change; when the hosting node is killed mid-battle, another node takes the
+// role and the battle together, the battle is played to its end there, and the campaign moves
+// on to its next battle.
+#include <gtest/gtest.h>
+#include <signal.h>
+
+#include <functional>
+#include <string>
+
+#include "tests/server/cluster_support.hpp"
+#include "tests/server/protocol_support.hpp"
+#include "tests/support/postgres_cluster.hpp"
+
+namespace castra::testing {
+namespace {
+
+constexpr int kLeaseMs = 1500;
+
+// The campaign, asked again (through whichever node serves it) until `done` holds for its
+// summary: the hosting node moves it on by itself after a battle. A test failure after 30 s.
+v1::CampaignSummary campaign_when(Member& asker, const std::string& id,
+                                  const std::function<bool(const v1::CampaignSummary&)>& done) {
+  const auto until = std::chrono::steady_clock::now() + 30s;
+  v1::CampaignSummary s;
+  while (std::chrono::steady_clock::now() < until) {
+    const auto r = asker.ask(get_campaign(id));
+    if (r.has_campaign()) s = r.campaign().summary();
+    if (done(s)) return s;
+    std::this_thread::sleep_for(50ms);  // polling the server's own progress, with a deadline
+  }
+  ADD_FAILURE() << "campaign " << id << " never got there: " << s.DebugString();
+  return s;
+}
+
+// The CampaignUpdated pushes `c` receives within `wait`, in order.
+std::vector<v1::CampaignSummary> campaign_pushes(client::ProtocolClient& c, const std::string& id,
+                                                 std::chrono::milliseconds wait) {
+  std::vector<v1::CampaignSummary> out;
+  const auto until = std::chrono::steady_clock::now() + wait;
+  std::string error;
+  while (std::chrono::steady_clock::now() < until) {
+    auto push = c.next_push(std::chrono::duration_cast<std::chrono::milliseconds>(
+                                until - std::chrono::steady_clock::now()),
+                            &error);
+    if (!push) break;
+    if (push->has_campaign_updated() &&
+        push->campaign_updated().campaign().summary().campaign_id() == id) {
+      out.push_back(push->campaign_updated().campaign().summary());
+    }
+  }
+  return out;
+}
+
+TEST(Cluster, ACampaignAndItsBattleGoOnTogetherAfterTheirNodeIsKilled) {
+  const std::string url = PostgresCluster::fresh_database("cluster_campaign");
+  ASSERT_FALSE(url.empty()) << PostgresCluster::shared().error();
+  Rig rig(url, 3, kLeaseMs);
+  ASSERT_TRUE(rig.started()) << rig.logs();
+  Member alice(rig, "alice", 1), bob(rig, "bob", 2);
+  ASSERT_TRUE(alice.register_account());
+  ASSERT_TRUE(bob.register_account());
+
+  // Made and joined through whichever node they are on: both end up on the hosting node.
+  const auto created = alice.ask(create_campaign("test-optio"));
+  ASSERT_TRUE(created.has_campaign_created()) << created.DebugString() << rig.logs();
+  const std::string id = created.campaign_created().campaign().campaign_id();
+  const int host = alice.node();
+  v1::ClientEnvelope join;
+  join.mutable_join_campaign()->set_campaign_id(id);
+  const auto joined = bob.ask(join);
+  ASSERT_TRUE(joined.has_campaign()) << joined.DebugString();
+  EXPECT_EQ(bob.node(), host);
+
+  // A follower on another node is served there, and hears of the changes the host makes.
+  const int away = (host + 1) % rig.size();
+  Member erin(rig, "erin", away);
+  ASSERT_TRUE(erin.register_account());
+  v1::ClientEnvelope follow;
+  follow.mutable_subscribe_campaign()->set_campaign_id(id);
+  ASSERT_TRUE(erin.ask(follow).has_campaign());
+  EXPECT_EQ(erin.node(), away);
+
+  // "first" takes the whole roster: each player only gives his entropy.
+  for (Member* m : {&alice, &bob}) {
+    const auto r = m->ask(select(id, "first", v1::Selection()));
+    ASSERT_TRUE(r.has_selection_result() && r.selection_result().accepted()) << r.DebugString();
+  }
+  const auto fighting = campaign_when(
+      alice, id, [](const v1::CampaignSummary& s) { return s.stage() == v1::STAGE_FIGHTING; });
+  const std::vector<v1::CampaignSummary> heard = campaign_pushes(*erin.client(), id, 5s);
+  ASSERT_FALSE(heard.empty()) << "no CampaignUpdated reached the follower on node " << away;
+  EXPECT_TRUE(heard.back().stage() == v1::STAGE_FIGHTING) << heard.back().DebugString();
+
+  Game battle;
+  battle.id = fighting.battle_match_id();
+  battle.players[0] = &alice;
+  battle.players[1] = &bob;
+  for (int round = 0; round < 4; ++round)
+    ASSERT_GE(play_round(battle), 0);
+  EXPECT_EQ(alice.node(), host) << "a campaign's battle is hosted with its campaign";
+
+  // The hosting node dies mid-battle: one other node takes the campaigns and the battle.
+  rig.node(host).signal(SIGKILL);
+  rig.node(host).wait(5s);
+  EXPECT_TRUE(play_to_end(battle));
+  const int next_host = alice.node();
+  EXPECT_NE(next_host, host);
+  EXPECT_GT(check_record(battle, erin), 4u) << rig.logs();
+  const std::string log = rig.node(next_host).log();
+  EXPECT_NE(log.find("event=campaigns_role_taken"), std::string::npos) << log;
+  EXPECT_NE(log.find("event=match_taken_over match=" + battle.id), std::string::npos) << log;
+
+  // The campaign moved on from the battle's record, on its new node: "stand" is selected for.
+  const auto next = campaign_when(erin, id, [](const v1::CampaignSummary& s) {
+    return s.stage() == v1::STAGE_SELECTING && s.node() == "stand";
+  });
+  EXPECT_EQ(next.wins_a() + next.wins_b() + next.draws(), 1u) << next.DebugString();
+  // And a change is asked of the new host.
+  const auto r = bob.ask(select(id, "stand", v1::Selection()));
+  EXPECT_TRUE(r.has_selection_result()) << r.DebugString();
+  EXPECT_EQ(bob.node(), next_host);
+}
+
+}  // namespace
+}  // namespace castra::testing
