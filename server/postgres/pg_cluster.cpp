@@ -295,24 +295,38 @@ void PgCluster::take_over(bool first, bool campaigns) {
   }
 }
 
+namespace {
+
+// The owner's node announced itself within the last $2 milliseconds. A node killed or cut off
+// still holds its leases until they run out, but stops announcing at once: a client is not
+// sent to it (where it would find nothing, come back, and be sent there again) once it has
+// missed two rounds; it is told to ask again shortly instead.
+const std::string kFresh =
+    "coalesce(n.seen_at > now() - $2::bigint * interval '1 millisecond', false)";
+
+}  // namespace
+
 std::optional<server::Failure> PgCluster::elsewhere(const std::string& match_id) {
   return owner_failure(match_id,
-                       "SELECT l.node, l.expires_at > now(), coalesce(n.public_url, '') "
-                       "FROM match_leases l LEFT JOIN cluster_nodes n ON n.node = l.node "
-                       "WHERE l.match_id = $1",
+                       "SELECT l.node, l.expires_at > now() AND " + kFresh +
+                           ", coalesce(n.public_url, '') "
+                           "FROM match_leases l LEFT JOIN cluster_nodes n ON n.node = l.node "
+                           "WHERE l.match_id = $1",
                        "this match");
 }
 
 std::optional<server::Failure> PgCluster::campaigns_elsewhere() {
   if (store_.roles()->epoch_of(kCampaignsRole)) return std::nullopt;
   return owner_failure(kCampaignsRole,
-                       "SELECT r.node, r.expires_at > now(), coalesce(n.public_url, '') "
-                       "FROM cluster_roles r LEFT JOIN cluster_nodes n ON n.node = r.node "
-                       "WHERE r.role = $1",
+                       "SELECT r.node, r.expires_at > now() AND " + kFresh +
+                           ", coalesce(n.public_url, '') "
+                           "FROM cluster_roles r LEFT JOIN cluster_nodes n ON n.node = r.node "
+                           "WHERE r.role = $1",
                        "the campaigns");
 }
 
-// `sql` names the owner of `key` (node, whether its lease runs, its public URL).
+// `sql` names the owner of `key` ($1): its node, whether its lease runs and its node is fresh
+// (kFresh), its public URL.
 std::optional<server::Failure> PgCluster::owner_failure(const std::string& key,
                                                         const std::string& sql,
                                                         const std::string& what) {
@@ -323,7 +337,10 @@ std::optional<server::Failure> PgCluster::owner_failure(const std::string& key,
   };
   std::optional<Owner> owner;
   const Status s = store_.read([&](pqxx::transaction_base& tx) {
-    const pqxx::result r = Params().text(key).run(tx, sql);
+    const pqxx::result r = Params()
+                               .text(key)
+                               .integer(2 * std::max<std::int64_t>(1, leases_->lease_ms() / 3))
+                               .run(tx, sql);
     if (!r.empty())
       owner = Owner{r[0][0].as<std::string>(), r[0][1].as<bool>(), r[0][2].as<std::string>()};
     return Status::success();
@@ -336,8 +353,10 @@ std::optional<server::Failure> PgCluster::owner_failure(const std::string& key,
     f.owner_url = owner->url;
     return f;
   }
-  return server::fail(v1::ERROR_MATCH_ELSEWHERE,
-                      "no node hosts " + what + " now (its lease lapsed); ask again", retry);
+  return server::fail(
+      v1::ERROR_MATCH_ELSEWHERE,
+      "no node hosts " + what + " now (its lease lapsed, or its node stopped answering); ask again",
+      retry);
 }
 
 }  // namespace castra::postgres

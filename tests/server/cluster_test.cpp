@@ -17,6 +17,8 @@
 namespace castra::testing {
 namespace {
 
+namespace req = client::requests;
+
 constexpr int kLeaseMs = 1500;
 
 // The node hosting `match_id`, as a client finds out: where a subscription is accepted.
@@ -194,6 +196,47 @@ void count_pushes(client::ProtocolClient& c, const std::string& match_id,
       if (until_updated) return;
     }
   }
+}
+
+// A node killed or cut off holds its leases until they run out, but stops announcing itself at
+// once: once it has missed two of its keeper's rounds, a request for its match is told to ask
+// again shortly instead of being sent to it (and back, and to it again). The lease here is far
+// longer than the test, and node 0 is paused, so only its announcement's age changes.
+TEST(Cluster, ClientsAreNotSentToANodeThatStoppedAnnouncingItself) {
+  const std::string url = PostgresCluster::fresh_database("cluster_stale_owner");
+  ASSERT_FALSE(url.empty()) << PostgresCluster::shared().error();
+  Rig rig(url, 2, 30000);
+  ASSERT_TRUE(rig.started()) << rig.logs();
+  Member alice(rig, "alice", 0), bob(rig, "bob", 1);
+  ASSERT_TRUE(alice.register_account());
+  ASSERT_TRUE(bob.register_account());
+  Game g;
+  g.players[0] = &alice;
+  g.players[1] = &bob;
+  ASSERT_FALSE(open_game(g, "optio/test").empty());
+  Member carol(rig, "carol", 1);
+  ASSERT_TRUE(carol.register_account());
+  auto where = [&] { return call(*carol.client(), req::subscribe(g.id)); };
+  auto first = where();
+  ASSERT_EQ(error_of(first), v1::ERROR_MATCH_ELSEWHERE) << first.DebugString();
+  EXPECT_EQ(first.error().owner_url(), rig.url(0));
+
+  ASSERT_TRUE(rig.node(0).pause());
+  PostgresCluster& db = PostgresCluster::shared();
+  ASSERT_TRUE(db.execute(url,
+                         "UPDATE cluster_nodes SET seen_at = now() - interval '1 minute' "
+                         "WHERE node = 'node-0'"))
+      << db.error();
+  auto stale = where();
+  ASSERT_EQ(error_of(stale), v1::ERROR_MATCH_ELSEWHERE) << stale.DebugString();
+  EXPECT_TRUE(stale.error().owner_url().empty()) << stale.DebugString();
+  EXPECT_GT(stale.error().retry_after_ms(), 0u);
+
+  // Announced again (as node 0's keeper does once it runs): clients are sent there again.
+  ASSERT_TRUE(db.execute(url, "UPDATE cluster_nodes SET seen_at = now() WHERE node = 'node-0'"))
+      << db.error();
+  EXPECT_EQ(where().error().owner_url(), rig.url(0));
+  rig.node(0).signal(SIGCONT);
 }
 
 TEST(Cluster, LobbyChangesAndYourMoveReachPlayersOnOtherNodes) {

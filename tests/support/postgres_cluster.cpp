@@ -130,6 +130,13 @@ int PostgresCluster::end_sessions(const std::string& url) {
   return std::stoi(out);
 }
 
+bool PostgresCluster::execute(const std::string& url, const std::string& statement) {
+  const std::string e =
+      run(bin_ + "/psql -v ON_ERROR_STOP=1 '" + url + "' -Atc \"" + statement + "\"");
+  if (!e.empty()) error_ = "psql failed on " + url + ": " + e;
+  return e.empty();
+}
+
 std::string PostgresCluster::run(const std::string& command, std::string* output) {
   std::unique_ptr<FILE, int (*)(FILE*)> pipe(::popen((command + " 2>&1").c_str(), "r"), ::pclose);
   if (!pipe) return "cannot run " + command;
