@@ -472,11 +472,11 @@ int main(int argc, char** argv) {
     if (leases) {
       auto hook = [&application](const castra::postgres::ClusterNotice& n) {
         if (n.kind == castra::postgres::ClusterNotice::Kind::kYourMove) {
-          application.remote_your_move(n.match_id, n.account, n.deadline_ms);
+          application.remote_your_move(n.id, n.account, n.deadline_ms);
         } else if (n.kind == castra::postgres::ClusterNotice::Kind::kCampaignChanged) {
-          application.remote_campaign_changed(n.match_id);
+          application.remote_campaign_changed(n.id);
         } else {
-          application.remote_match_changed(n.match_id);
+          application.remote_match_changed(n.id);
         }
       };
       if (const castra::store::Status s =

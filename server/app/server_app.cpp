@@ -64,11 +64,9 @@ ServerApp::ServerApp(AppOptions options, MakeStores make_stores, lobby::Scenario
         notify::Reminder{r.account, r.kind, r.subject, r.text, r.campaign_id, r.deadline_ms});
   };
   hooks.elsewhere = options_.campaign_placement;
-  campaign_server::CampaignOptions campaign_options;
-  campaign_options.hosting = !options_.campaign_placement;
-  campaigns_ = std::make_unique<campaign_server::Campaigns>(stores_->campaigns(), definitions_,
-                                                            play_, to_service(), clock_,
-                                                            campaign_options, std::move(hooks));
+  campaigns_ = std::make_unique<campaign_server::Campaigns>(
+      stores_->campaigns(), definitions_, play_, to_service(), clock_,
+      campaign_server::CampaignOptions{}, std::move(hooks));
   handlers_ = std::make_unique<dispatch::Handlers>(dispatch::Services{
       clients_, *accounts_, *lobby_, scenarios_, metrics_, options_.net, clock_,
       options_.server_name, &play_, campaigns_.get(), &stores_->targets(), &stores_->players()});

@@ -78,7 +78,7 @@ Campaigns::Campaigns(CampaignStore& store, const Definitions& definitions,
       clock_(clock),
       options_(options),
       hooks_(std::move(hooks)),
-      hosts_campaigns_(options.hosting) {}
+      hosts_campaigns_(!hooks_.elsewhere) {}
 
 std::shared_ptr<Campaigns::Live> Campaigns::live(const std::string& id) {
   if (auto it = live_.find(id); it != live_.end()) return it->second;

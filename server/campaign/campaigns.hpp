@@ -52,7 +52,9 @@ struct CampaignHooks {
   // A battle has both its players seated: it has begun (its players' lobbies are told).
   std::function<void(const store::MatchRow&)> battle_started;
   // Cluster mode: the failure that sends a campaign's change to the node hosting the
-  // campaigns (ERROR_MATCH_ELSEWHERE), nothing while this node hosts them. Empty: always here.
+  // campaigns (ERROR_MATCH_ELSEWHERE), nothing while this node hosts them. Set, the campaigns
+  // are hosted here only from host(true) (this node took the campaigns role) to host(false);
+  // empty, always (one server alone).
   std::function<std::optional<server::Failure>()> elsewhere;
 };
 
@@ -60,9 +62,6 @@ struct CampaignOptions {
   int max_open_per_account = 10;
   // A player whose selection is not in is reminded this long before its deadline.
   std::int64_t remind_before_ms = 24LL * 3600 * 1000;
-  // Cluster mode: false, and the campaigns are hosted from host(true) on (this node took the
-  // campaigns role) until host(false).
-  bool hosting = true;
 };
 
 class Campaigns {

@@ -33,31 +33,41 @@ Status PgCluster::open(const std::string& url, std::shared_ptr<LeaseBook> leases
   if (!store.roles()) {
     return Status{store::status_codes::kIoError, "cluster mode needs the store's roles book"};
   }
-  Status s;
-  std::unique_ptr<pqxx::connection> connection = connect(url, &s);
-  if (!connection) return s;
-  const std::int64_t period = std::max<std::int64_t>(1, leases->lease_ms() / 3);
-  s = guarded([&] {
-    // A takeover waits at most one period for a row a paused node's transaction still holds
-    // (that node's session is ended by the database: idle_in_transaction_session_timeout on
-    // its writer); the next round tries again.
-    connection->set_variable("lock_timeout", std::to_string(period));
-    connection->set_variable("statement_timeout", std::to_string(leases->lease_ms()));
-    return Status::success();
-  });
-  if (!s.ok()) return s;
-  cluster->reset(new PgCluster(std::move(connection), url, std::move(leases), store, runtime));
+  const std::int64_t lease_ms = leases->lease_ms();
+  // A takeover waits at most one period for a row a paused node's transaction still holds
+  // (that node's session is ended by the database: idle_in_transaction_session_timeout on
+  // its writer); the next round tries again.
+  PgSession::Prepare prepare = [lease_ms](pqxx::connection& c) {
+    c.set_variable("lock_timeout", std::to_string(std::max<std::int64_t>(1, lease_ms / 3)));
+    c.set_variable("statement_timeout", std::to_string(lease_ms));
+  };
+  std::unique_ptr<PgCluster> made(
+      new PgCluster(url, std::move(prepare), std::move(leases), store, runtime));
+  if (Status s = made->transact([](pqxx::work&) {}); !s.ok()) return s;
+  *cluster = std::move(made);
   return Status::success();
 }
 
-PgCluster::PgCluster(std::unique_ptr<pqxx::connection> connection, std::string url,
+PgCluster::PgCluster(const std::string& url, PgSession::Prepare prepare,
                      std::shared_ptr<LeaseBook> leases, PgMatchStore& store,
                      runtime::Runtime& runtime)
-    : connection_(std::move(connection)),
-      url_(std::move(url)),
+    : keeper_(url, "keeper", std::move(prepare)),
       leases_(std::move(leases)),
       store_(store),
       runtime_(runtime) {}
+
+// A connection the database dropped is made again (one try; the next round tries again), and
+// `body` runs once more on it, so a body sets its outputs afresh each time it runs.
+Status PgCluster::transact(const std::function<void(pqxx::work&)>& body) {
+  return keeper_.run(
+      [&](pqxx::connection& c) {
+        pqxx::work tx(c);
+        body(tx);
+        tx.commit();
+        return Status::success();
+      },
+      std::chrono::milliseconds{0});
+}
 
 PgCluster::~PgCluster() {
   {
@@ -69,8 +79,7 @@ PgCluster::~PgCluster() {
   // A node that stops on purpose hands its matches and roles over now rather than after a
   // lease: their epochs move on with the next owner, so a write of this node still queued is
   // refused.
-  const Status s = guarded([&] {
-    pqxx::work tx(*connection_);
+  const Status s = transact([&](pqxx::work& tx) {
     Params()
         .text(leases_->node())
         .run(tx,
@@ -79,8 +88,6 @@ PgCluster::~PgCluster() {
         .text(leases_->node())
         .run(tx,
              "UPDATE cluster_roles SET expires_at = now() WHERE node = $1 AND expires_at > now()");
-    tx.commit();
-    return Status::success();
   });
   if (!s.ok()) spdlog::warn("event=leases_not_handed_over error=\"{}\"", s.message);
 }
@@ -104,15 +111,6 @@ void PgCluster::loop() {
 }
 
 void PgCluster::round(bool first) {
-  if (!connection_->is_open()) {
-    Status s;
-    auto again = connect(url_, &s);
-    if (!again) {
-      spdlog::warn("event=cluster_database_unreachable error=\"{}\"", s.message);
-      return;
-    }
-    connection_ = std::move(again);
-  }
   announce();
   renew();
   const bool hosted_campaigns = store_.roles()->epoch_of(kCampaignsRole).has_value();
@@ -123,8 +121,7 @@ void PgCluster::round(bool first) {
 }
 
 void PgCluster::announce() {
-  const Status s = guarded([&] {
-    pqxx::work tx(*connection_);
+  const Status s = transact([&](pqxx::work& tx) {
     Params()
         .text(leases_->node())
         .text(public_url_)
@@ -132,8 +129,6 @@ void PgCluster::announce() {
              "INSERT INTO cluster_nodes(node, public_url, seen_at) VALUES ($1, $2, now()) "
              "ON CONFLICT (node) DO UPDATE SET public_url = excluded.public_url, "
              "seen_at = excluded.seen_at");
-    tx.commit();
-    return Status::success();
   });
   if (!s.ok()) spdlog::warn("event=cluster_announce_failed error=\"{}\"", s.message);
 }
@@ -142,8 +137,8 @@ void PgCluster::renew() {
   const std::vector<LeaseBook::Held> held = leases_->held();
   if (held.empty()) return;
   std::set<std::string> renewed;
-  const Status s = guarded([&] {
-    pqxx::work tx(*connection_);
+  const Status s = transact([&](pqxx::work& tx) {
+    renewed.clear();  // a body runs again whole on a connection made again
     const pqxx::result r =
         Params()
             .text(leases_->node())
@@ -155,10 +150,8 @@ void PgCluster::renew() {
                  "'1 millisecond' FROM unnest($3::text[], $4::bigint[]) AS h(id, epoch) "
                  "WHERE l.match_id = h.id AND l.epoch = h.epoch AND l.node = $1 "
                  "RETURNING l.match_id");
-    tx.commit();
     for (const auto& row : r)
       renewed.insert(row[0].as<std::string>());
-    return Status::success();
   });
   // Not renewed this round is not lost: the database is the judge, and it still says ours
   // until the lease runs out (and fencing holds whatever happens meanwhile).
@@ -188,8 +181,8 @@ bool PgCluster::campaigns_role(bool first) {
   LeaseBook& roles = *store_.roles();
   const std::optional<std::int64_t> held = roles.epoch_of(kCampaignsRole);
   std::optional<std::int64_t> epoch;
-  const Status s = guarded([&] {
-    pqxx::work tx(*connection_);
+  const Status s = transact([&](pqxx::work& tx) {
+    epoch.reset();
     // Renewed at the same epoch while this node holds it (or it lapsed and nobody took it);
     // taken over at epoch + 1 once it lapsed, or at once after a restart under the same id.
     const pqxx::result r =
@@ -209,9 +202,7 @@ bool PgCluster::campaigns_role(bool first) {
                  "WHERE (cluster_roles.node = excluded.node AND cluster_roles.epoch = $4) OR "
                  "cluster_roles.expires_at < now() OR "
                  "($5::boolean AND cluster_roles.node = excluded.node) RETURNING epoch");
-    tx.commit();
     if (!r.empty()) epoch = r[0][0].as<std::int64_t>();
-    return Status::success();
   });
   // Not renewed this round is not lost, as with a match's lease (renew()).
   if (!s.ok()) {
@@ -235,8 +226,8 @@ bool PgCluster::campaigns_role(bool first) {
 
 void PgCluster::take_over(bool first, bool campaigns) {
   std::vector<std::string> lapsed;
-  Status s = guarded([&] {
-    pqxx::work tx(*connection_);
+  Status s = transact([&](pqxx::work& tx) {
+    lapsed.clear();
     // After a restart under the same node id this node's own leases are its again at once
     // (the process that held them is gone; their epochs move on all the same).
     const pqxx::result r =
@@ -250,10 +241,8 @@ void PgCluster::take_over(bool first, bool campaigns) {
                  "l.expires_at < now() OR ($2::boolean AND l.node = $1)) AND ($3::boolean OR "
                  "NOT EXISTS (SELECT 1 FROM campaigns c WHERE c.battle_match_id = m.id)) "
                  "ORDER BY m.updated_ms LIMIT 256");
-    tx.commit();
     for (const auto& row : r)
       lapsed.push_back(row[0].as<std::string>());
-    return Status::success();
   });
   if (!s.ok()) {
     spdlog::warn("event=lease_scan_failed error=\"{}\"", s.message);
@@ -262,8 +251,8 @@ void PgCluster::take_over(bool first, bool campaigns) {
   for (const std::string& id : lapsed) {
     if (leases_->epoch_of(id)) continue;
     std::optional<std::int64_t> epoch;
-    s = guarded([&] {
-      pqxx::work tx(*connection_);
+    s = transact([&](pqxx::work& tx) {
+      epoch.reset();
       const pqxx::result r =
           Params()
               .text(id)
@@ -277,9 +266,7 @@ void PgCluster::take_over(bool first, bool campaigns) {
                    "epoch = match_leases.epoch + 1, expires_at = excluded.expires_at "
                    "WHERE match_leases.expires_at < now() OR "
                    "($4::boolean AND match_leases.node = excluded.node) RETURNING epoch");
-      tx.commit();
       if (!r.empty()) epoch = r[0][0].as<std::int64_t>();
-      return Status::success();
     });
     if (!s.ok()) {
       // A row a paused node's transaction still locks: the next round tries again.

@@ -1,5 +1,6 @@
 // PgCluster: cluster mode's keeper, one per node (castra-server --node-id). On a thread and a
-// database connection of its own, every lease_ms / 3 it
+// database connection of its own (a PgSession, made again with its timeouts when the
+// database drops it), every lease_ms / 3 it
 //   - says where this node is reached (cluster_nodes: its public URL),
 //   - renews the leases of the matches it hosts, and gives up at once every one the database
 //     no longer gives it (another node took it over while this one was paused or cut off:
@@ -28,6 +29,7 @@
 #include "server/base/failure.hpp"
 #include "server/postgres/pg_leases.hpp"
 #include "server/postgres/pg_match_store.hpp"
+#include "server/postgres/pg_session.hpp"
 #include "server/runtime/runtime.hpp"
 
 namespace castra::postgres {
@@ -63,8 +65,10 @@ class PgCluster {
   std::optional<server::Failure> campaigns_elsewhere();
 
  private:
-  PgCluster(std::unique_ptr<pqxx::connection> connection, std::string url,
-            std::shared_ptr<LeaseBook> leases, PgMatchStore& store, runtime::Runtime& runtime);
+  PgCluster(const std::string& url, PgSession::Prepare prepare, std::shared_ptr<LeaseBook> leases,
+            PgMatchStore& store, runtime::Runtime& runtime);
+  // `body` in one transaction on the keeper's connection, committed after it.
+  store::Status transact(const std::function<void(pqxx::work&)>& body);
   void loop();
   void round(bool first);
   void announce();
@@ -75,8 +79,7 @@ class PgCluster {
   std::optional<server::Failure> owner_failure(const std::string& key, const std::string& sql,
                                                const std::string& what);
 
-  std::unique_ptr<pqxx::connection> connection_;  // the keeper thread's alone
-  const std::string url_;
+  PgSession keeper_;  // the keeper thread's alone (and the destructor's, once it has stopped)
   const std::shared_ptr<LeaseBook> leases_;
   PgMatchStore& store_;
   runtime::Runtime& runtime_;

@@ -76,7 +76,7 @@ class PgMatchStore final : public store::MatchStore, public store::MatchCounts {
   int schema_version();
   // Cluster mode's roles book (PgStoreOptions::roles); null for one server alone.
   const std::shared_ptr<LeaseBook>& roles() const { return roles_; }
-  // How many times each connection was made again after the database dropped it.
+  // How many times the two connections were made again, in all, after the database dropped one.
   std::uint64_t reconnections();
 
  private:

@@ -62,7 +62,7 @@ struct PgListener::Receivers {
       std::string node;
       ClusterNotice n;
       n.kind = kind;
-      in >> node >> n.match_id;
+      in >> node >> n.id;
       if (kind == ClusterNotice::Kind::kYourMove) in >> n.account >> n.deadline_ms;
       if (!in || node == owner.node_) return;  // ours, or not one of ours
       owner.on_notice_(n);

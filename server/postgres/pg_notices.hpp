@@ -39,7 +39,7 @@ void notify_campaign_changed(pqxx::transaction_base& tx, const std::string& node
 struct ClusterNotice {
   enum class Kind { kMatchChanged, kYourMove, kCampaignChanged };
   Kind kind = Kind::kMatchChanged;
-  std::string match_id;          // kCampaignChanged: the campaign's id
+  std::string id;                // the match's; kCampaignChanged: the campaign's
   std::int64_t account = 0;      // kYourMove: the player who has to act
   std::int64_t deadline_ms = 0;  // kYourMove: his deadline, 0 when untimed
 };

@@ -118,21 +118,19 @@ std::string PostgresCluster::fresh_database(const std::string& stem) {
 
 int PostgresCluster::end_sessions(const std::string& url) {
   std::string out;
-  const std::string e = run(bin_ + "/psql '" + url +
-                                "' -Atc \"SELECT count(*) FILTER (WHERE "
-                                "pg_terminate_backend(pid, 10000)) FROM pg_stat_activity WHERE "
-                                "datname = current_database() AND pid <> pg_backend_pid()\"",
-                            &out);
-  if (!e.empty()) {
-    error_ = "ending the sessions of " + url + " failed: " + e;
+  if (!execute(url,
+               "SELECT count(*) FILTER (WHERE pg_terminate_backend(pid, 10000)) FROM "
+               "pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()",
+               &out)) {
     return -1;
   }
   return std::stoi(out);
 }
 
-bool PostgresCluster::execute(const std::string& url, const std::string& statement) {
+bool PostgresCluster::execute(const std::string& url, const std::string& statement,
+                              std::string* output) {
   const std::string e =
-      run(bin_ + "/psql -v ON_ERROR_STOP=1 '" + url + "' -Atc \"" + statement + "\"");
+      run(bin_ + "/psql -v ON_ERROR_STOP=1 '" + url + "' -Atc \"" + statement + "\"", output);
   if (!e.empty()) error_ = "psql failed on " + url + ": " + e;
   return e.empty();
 }

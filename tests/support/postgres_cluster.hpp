@@ -31,9 +31,9 @@ class PostgresCluster {
   // pg_terminate_backend or a database restart would, and waits until each has ended: how
   // many there were, or -1 (and error()) when psql failed.
   int end_sessions(const std::string& url);
-  // Runs one SQL statement on the database of `url` with psql; false (and error()) when it
-  // failed.
-  bool execute(const std::string& url, const std::string& statement);
+  // Runs one SQL statement on the database of `url` with psql, its rows unaligned in
+  // `*output` if given; false (and error()) when it failed.
+  bool execute(const std::string& url, const std::string& statement, std::string* output = nullptr);
 
   // One cluster for the whole test program, started on first use.
   static PostgresCluster& shared();
