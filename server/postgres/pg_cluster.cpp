@@ -229,7 +229,10 @@ void PgCluster::take_over(bool first, bool campaigns) {
   Status s = transact([&](pqxx::work& tx) {
     lapsed.clear();
     // After a restart under the same node id this node's own leases are its again at once
-    // (the process that held them is gone; their epochs move on all the same).
+    // (the process that held them is gone; their epochs move on all the same). A campaign's
+    // battle belongs to the node holding the campaigns role, whose keeper takes it at once,
+    // lapsed or not: its lease may run a little past the role's (it began when the battle was
+    // made, between two renewals), and the old owner's appends are fenced from here on.
     const pqxx::result r =
         Params()
             .text(leases_->node())
@@ -237,9 +240,11 @@ void PgCluster::take_over(bool first, bool campaigns) {
             .text(campaigns ? "true" : "false")
             .run(tx,
                  "SELECT m.id FROM matches m LEFT JOIN match_leases l ON l.match_id = m.id "
+                 "LEFT JOIN campaigns c ON c.battle_match_id = m.id "
                  "WHERE m.status IN ('open', 'live') AND (l.match_id IS NULL OR "
-                 "l.expires_at < now() OR ($2::boolean AND l.node = $1)) AND ($3::boolean OR "
-                 "NOT EXISTS (SELECT 1 FROM campaigns c WHERE c.battle_match_id = m.id)) "
+                 "l.expires_at < now() OR ($2::boolean AND l.node = $1) OR "
+                 "($3::boolean AND c.id IS NOT NULL AND l.node <> $1)) AND "
+                 "($3::boolean OR c.id IS NULL) "
                  "ORDER BY m.updated_ms LIMIT 256");
     for (const auto& row : r)
       lapsed.push_back(row[0].as<std::string>());
@@ -259,13 +264,16 @@ void PgCluster::take_over(bool first, bool campaigns) {
               .text(leases_->node())
               .integer(leases_->lease_ms())
               .text(first ? "true" : "false")
+              .text(campaigns ? "true" : "false")
               .run(tx,
                    "INSERT INTO match_leases(match_id, node, epoch, expires_at) "
                    "VALUES ($1, $2, 1, now() + $3::bigint * interval '1 millisecond') "
                    "ON CONFLICT (match_id) DO UPDATE SET node = excluded.node, "
                    "epoch = match_leases.epoch + 1, expires_at = excluded.expires_at "
                    "WHERE match_leases.expires_at < now() OR "
-                   "($4::boolean AND match_leases.node = excluded.node) RETURNING epoch");
+                   "($4::boolean AND match_leases.node = excluded.node) OR ($5::boolean AND "
+                   "match_leases.node <> excluded.node AND EXISTS (SELECT 1 FROM campaigns c "
+                   "WHERE c.battle_match_id = excluded.match_id)) RETURNING epoch");
       if (!r.empty()) epoch = r[0][0].as<std::int64_t>();
     });
     if (!s.ok()) {

@@ -6,8 +6,9 @@
 //     no longer gives it (another node took it over while this one was paused or cut off:
 //     Runtime::release),
 //   - holds, renews or takes over the campaigns role (kCampaignsRole): one node hosts every
-//     campaign at a time, and the battle of a campaign is taken over only by that node, so a
-//     campaign and its battle stay on one node (docs/architecture.md, "Campaigns in a cluster"),
+//     campaign at a time, and the battle of a campaign is taken over by that node alone, at once,
+//     so a campaign and its battle stay on one node (docs/architecture.md, "Campaigns in a
+//     cluster"),
 //   - takes over every unfinished match whose lease has lapsed (its node stopped renewing),
 //     epoch + 1, and loads it from its log as a restart would (Runtime::adopt).
 // It also answers the dispatcher's "where is this match?" (elsewhere()) and "where are the
