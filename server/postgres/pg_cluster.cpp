@@ -11,21 +11,6 @@ namespace castra::postgres {
 
 using store::Status;
 
-namespace {
-
-// A PostgreSQL array literal of `values` (match ids are hex digits, epochs numbers: nothing
-// in them needs quoting).
-template <class T, class F>
-std::string array_of(const std::vector<T>& values, F&& text) {
-  std::string out = "{";
-  for (std::size_t i = 0; i < values.size(); ++i) {
-    out += (i == 0 ? "" : ",") + text(values[i]);
-  }
-  return out + "}";
-}
-
-}  // namespace
-
 Status PgCluster::open(const std::string& url, std::shared_ptr<LeaseBook> leases,
                        PgMatchStore& store, runtime::Runtime& runtime,
                        std::unique_ptr<PgCluster>* cluster) {
@@ -137,22 +122,8 @@ void PgCluster::renew() {
   const std::vector<LeaseBook::Held> held = leases_->held();
   if (held.empty()) return;
   std::set<std::string> renewed;
-  const Status s = transact([&](pqxx::work& tx) {
-    renewed.clear();  // a body runs again whole on a connection made again
-    const pqxx::result r =
-        Params()
-            .text(leases_->node())
-            .integer(leases_->lease_ms())
-            .text(array_of(held, [](const LeaseBook::Held& h) { return h.match_id; }))
-            .text(array_of(held, [](const LeaseBook::Held& h) { return std::to_string(h.epoch); }))
-            .run(tx,
-                 "UPDATE match_leases l SET expires_at = now() + $2::bigint * interval "
-                 "'1 millisecond' FROM unnest($3::text[], $4::bigint[]) AS h(id, epoch) "
-                 "WHERE l.match_id = h.id AND l.epoch = h.epoch AND l.node = $1 "
-                 "RETURNING l.match_id");
-    for (const auto& row : r)
-      renewed.insert(row[0].as<std::string>());
-  });
+  // A body runs again whole on a connection made again: `renewed` is set afresh.
+  const Status s = transact([&](pqxx::work& tx) { renewed = renew_leases(tx, *leases_, held); });
   // Not renewed this round is not lost: the database is the judge, and it still says ours
   // until the lease runs out (and fencing holds whatever happens meanwhile).
   if (!s.ok()) {

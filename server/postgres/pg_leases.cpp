@@ -4,6 +4,21 @@ namespace castra::postgres {
 
 using store::Status;
 
+namespace {
+
+// A PostgreSQL array literal of `values` (match ids are hex digits, epochs numbers: nothing
+// in them needs quoting).
+template <class T, class F>
+std::string array_of(const std::vector<T>& values, F&& text) {
+  std::string out = "{";
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    out += (i == 0 ? "" : ",") + text(values[i]);
+  }
+  return out + "}";
+}
+
+}  // namespace
+
 std::optional<std::int64_t> LeaseBook::epoch_of(const std::string& match_id) const {
   std::lock_guard lock(mu_);
   auto it = held_.find(match_id);
@@ -59,7 +74,7 @@ Status lease_new_match(pqxx::transaction_base& tx, const LeaseBook& book,
 
 namespace {
 
-// `sql` selects, FOR SHARE, the lease row of `key` ($1) if it still names this node ($2) at
+// `sql` selects and locks the lease row of `key` ($1) if it still names this node ($2) at
 // the epoch it holds ($3); `what` names the lease in the refusal.
 Status fenced(pqxx::transaction_base& tx, const LeaseBook& book, const std::string& key,
               const char* sql, const std::string& what) {
@@ -81,7 +96,7 @@ Status fenced(pqxx::transaction_base& tx, const LeaseBook& book, const std::stri
 Status fence(pqxx::transaction_base& tx, const LeaseBook& book, const std::string& match_id) {
   return fenced(tx, book, match_id,
                 "SELECT 1 FROM match_leases WHERE match_id = $1 AND node = $2 AND epoch = $3 "
-                "FOR SHARE",
+                "FOR KEY SHARE",
                 "the lease on match " + match_id);
 }
 
@@ -90,6 +105,25 @@ Status fence_role(pqxx::transaction_base& tx, const LeaseBook& roles, const std:
                 "SELECT 1 FROM cluster_roles WHERE role = $1 AND node = $2 AND epoch = $3 "
                 "FOR SHARE",
                 "the " + role + " role");
+}
+
+std::set<std::string> renew_leases(pqxx::transaction_base& tx, const LeaseBook& book,
+                                   const std::vector<LeaseBook::Held>& held) {
+  const pqxx::result r =
+      Params()
+          .text(book.node())
+          .integer(book.lease_ms())
+          .text(array_of(held, [](const LeaseBook::Held& h) { return h.match_id; }))
+          .text(array_of(held, [](const LeaseBook::Held& h) { return std::to_string(h.epoch); }))
+          .run(tx,
+               "UPDATE match_leases l SET expires_at = now() + $2::bigint * interval "
+               "'1 millisecond' FROM unnest($3::text[], $4::bigint[]) AS h(id, epoch) "
+               "WHERE l.match_id = h.id AND l.epoch = h.epoch AND l.node = $1 "
+               "RETURNING l.match_id");
+  std::set<std::string> renewed;
+  for (const auto& row : r)
+    renewed.insert(row[0].as<std::string>());
+  return renewed;
 }
 
 }  // namespace castra::postgres

@@ -2,10 +2,11 @@
 // write makes in its own transaction (docs/architecture.md, "The cluster"): a new match is
 // leased to its creating node at epoch 1 in the transaction that stores it, and every later
 // append first locks its lease row and checks that it still names this node at the epoch
-// this node holds (fence). A node paused past its lease finds another node's epoch there and
-// its append fails with status_codes::kFenced, nothing written. The book itself is memory
-// only: the database's match_leases row is the truth, the book what this node believes.
-// Threading: LeaseBook from any thread (one mutex); the check functions on the writer thread.
+// this node holds (fence); the keeper renews the rows it holds (renew_leases). A node paused past
+// its lease finds another node's epoch there and its append fails with status_codes::kFenced,
+// nothing written. The book itself is memory only: the database's match_leases row is the truth,
+// the book what this node believes. Threading: LeaseBook from any thread (one mutex); the check
+// functions on the writer thread.
 #pragma once
 
 #include <chrono>
@@ -14,6 +15,7 @@
 #include <map>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -57,10 +59,16 @@ class LeaseBook {
 // In the transaction that creates `match_id`: its lease, this node's at epoch 1.
 store::Status lease_new_match(pqxx::transaction_base& tx, const LeaseBook& book,
                               const std::string& match_id);
-// Before any other write of an append: the lease row, locked FOR SHARE until the commit
-// (a takeover's UPDATE waits for it), still names this node at the epoch it holds; kFenced
-// otherwise.
+// Before any other write of an append: the lease row, locked FOR KEY SHARE until the commit,
+// still names this node at the epoch it holds; kFenced otherwise. A takeover moves the epoch,
+// part of a unique key (migrations/postgresql/0004), so its UPDATE waits for the lock; a
+// renewal sets expires_at alone and does not (renew_leases never waits for an append).
 store::Status fence(pqxx::transaction_base& tx, const LeaseBook& book, const std::string& match_id);
+
+// The keeper's renewal of `held`: their rows that still name this node at the epochs held get
+// a new expiry. The ids renewed; one held but not returned is another node's now.
+std::set<std::string> renew_leases(pqxx::transaction_base& tx, const LeaseBook& book,
+                                   const std::vector<LeaseBook::Held>& held);
 
 // The role the campaigns are hosted by (cluster_roles.role): one node at a time.
 inline constexpr const char* kCampaignsRole = "campaigns";

@@ -4,8 +4,10 @@
 // anything.
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <future>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -212,6 +214,55 @@ TEST(PgMatchStore, AFailedAppendInClusterModeGivesTheLeaseUp) {
   EXPECT_EQ(twice.code, status_codes::kConstraint) << twice.message;
   EXPECT_EQ(lost, std::vector<std::string>{"m1"});
   EXPECT_FALSE(book->epoch_of("m1"));
+}
+
+// The lock an append's fence takes (docs/architecture.md, "Fencing"): held until the append's
+// COMMIT, it holds back a takeover (which moves the epoch the append checked) but not the
+// keeper's renewal. When it held back both, a renewal and a writer's batch, each locking several
+// matches' rows in its own order, could deadlock, and PostgreSQL failed the append.
+TEST(PgMatchStore, AnAppendInFlightHoldsBackATakeoverButNotARenewal) {
+  postgres::PgStoreOptions options = options_in("lease_locks");
+  auto book = std::make_shared<postgres::LeaseBook>("a", 10000);
+  options.leases = book;
+  const std::unique_ptr<postgres::PgMatchStore> store = opened(options);
+  ASSERT_TRUE(store);
+  ASSERT_TRUE(append_now(*store, create_of("m1")).ok());
+
+  // An append's fence, its transaction kept open on the writer's thread until `release`.
+  std::promise<void> checked, release;
+  std::promise<Status> appended;
+  store->writer().submit(
+      [&](pqxx::transaction_base& tx) {
+        const Status s = postgres::fence(tx, *book, "m1");
+        checked.set_value();
+        release.get_future().wait();
+        return s;
+      },
+      [&](Status s) { appended.set_value(std::move(s)); });
+  checked.get_future().wait();
+
+  // Another session, as the keeper's, that waits at most 500 ms for a row lock.
+  pqxx::connection keeper(options.url);
+  auto with_lock_timeout = [&](const std::function<void(pqxx::work&)>& body) {
+    pqxx::work tx(keeper);
+    tx.exec("SET LOCAL lock_timeout = '500ms'");
+    body(tx);
+    tx.commit();
+  };
+  std::set<std::string> renewed;
+  EXPECT_NO_THROW(with_lock_timeout(
+      [&](pqxx::work& tx) { renewed = postgres::renew_leases(tx, *book, book->held()); }));
+  EXPECT_EQ(renewed, std::set<std::string>{"m1"});
+  EXPECT_THROW(with_lock_timeout([](pqxx::work& tx) {
+                 tx.exec(
+                     "UPDATE match_leases SET node = 'b', epoch = epoch + 1 "
+                     "WHERE match_id = 'm1'");
+               }),
+               pqxx::sql_error);
+
+  release.set_value();
+  const Status s = appended.get_future().get();
+  EXPECT_TRUE(s.ok()) << s.message;
 }
 
 Status put_now(campaign_server::CampaignStore& store, const castra::v1::StoredCampaign& c) {
