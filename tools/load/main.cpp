@@ -207,6 +207,8 @@ int run_matches(Flags& flags, const std::string& mode) {
                        static_cast<double>(std::max<std::size_t>(1, run.net->sources.size())),
                        "source addresses");
         report->number("setup_s", setup, "set-up (s)");
+        report->number("moved", static_cast<double>(load.moves()),
+                       "connections a cluster sent to their match's node");
         report->number("rate", flags.rate, "offered commands/s");
         add_match_figures(*report, load.stats(), flags.seconds, load.backlog(), load.in_flight(),
                           static_cast<std::size_t>(flags.matches.spectators));

@@ -204,13 +204,13 @@ void MatchLoad::seat_and_join(Slot& slot, const std::shared_ptr<Game>& g,
   call_retrying(net_.ioc, *slot.players[0], std::move(sit),
                 [this, &slot, g, done](const v1::ServerEnvelope& e) {
                   if (!e.has_done()) return setup_failed(slot, "sit", e, done);
-                  call_retrying(net_.ioc, *slot.players[1],
-                                req::join_match(g->id, entropy(~stats_.requests)),
-                                [this, &slot, g, done](const v1::ServerEnvelope& e2) {
-                                  if (!e2.has_match_joined())
-                                    return setup_failed(slot, "join", e2, done);
-                                  subscribe_all(slot, g, done);
-                                });
+                  call_following(
+                      net_, *slot.players[1], req::join_match(g->id, entropy(~stats_.requests)),
+                      [this, &slot, g, done](const v1::ServerEnvelope& e2) {
+                        if (!e2.has_match_joined()) return setup_failed(slot, "join", e2, done);
+                        subscribe_all(slot, g, done);
+                      },
+                      &moves_);
                 });
 }
 
@@ -219,13 +219,15 @@ void MatchLoad::subscribe_all(Slot& slot, const std::shared_ptr<Game>& g,
   const std::size_t everyone = 2 + slot.spectators.size();
   stats_.requests += everyone;
   for (std::size_t r = 0; r < everyone; ++r) {
-    call_retrying(net_.ioc, slot.peer(static_cast<int>(r)), req::subscribe(g->id),
-                  [this, &slot, g, done, everyone](const v1::ServerEnvelope& e) {
-                    if (!e.has_subscribed()) error("setup_subscribe:" + error_key(e));
-                    if (++g->subscribed < everyone) return;
-                    done();
-                    on_game_ready(slot, g);
-                  });
+    call_following(
+        net_, slot.peer(static_cast<int>(r)), req::subscribe(g->id),
+        [this, &slot, g, done, everyone](const v1::ServerEnvelope& e) {
+          if (!e.has_subscribed()) error("setup_subscribe:" + error_key(e));
+          if (++g->subscribed < everyone) return;
+          done();
+          on_game_ready(slot, g);
+        },
+        &moves_);
   }
 }
 

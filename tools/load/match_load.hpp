@@ -5,9 +5,11 @@
 // after slot; each one's latency counts from its scheduled time, so a server that falls
 // behind shows it. Measured: submit to CommandResult, to the opponent's MatchUpdate, to each
 // spectator's MatchUpdate (delivery: the update's snapshot.entry_count reaches the command's
-// entry). The brain's board is the update's snapshot; only a server whose updates carry none
-// (protocol 1.0) makes it ask GetSnapshot, the board refresh, measured on its own.
-// Single-threaded: one io_context thread runs it all.
+// entry). Against a cluster behind one URL, a joiner or spectator sent to the match's node
+// moves there (call_following), so a slot's connections end on the node its matches are on. The
+// brain's board is the update's snapshot; only a server whose updates carry none (protocol 1.0)
+// makes it ask GetSnapshot, the board refresh, measured on its own. Single-threaded: one io_context
+// thread runs it all.
 #pragma once
 
 #include <chrono>
@@ -38,15 +40,15 @@ struct MatchLoadOptions {
 // The p99 says how often; these say when, to set beside the server's own events (a WAL
 // checkpoint, an fsync) that a percentile cannot show.
 struct SlowAck {
-  double at_s = 0;            // the command's scheduled time, from the window's start
-  std::int64_t micros = 0;    // scheduled send -> CommandResult
+  double at_s = 0;          // the command's scheduled time, from the window's start
+  std::int64_t micros = 0;  // scheduled send -> CommandResult
 };
 
 // What one measuring window saw.
 struct MatchStats {
   static constexpr std::int64_t kSlowMicros = 40'000;
   static constexpr std::size_t kSlowKept = 64;  // the first ones; later ones are only counted
-  Histogram ack;         // scheduled send -> CommandResult
+  Histogram ack;                                // scheduled send -> CommandResult
   Histogram opponent;    // scheduled send -> the opponent's MatchUpdate with that entry
   Histogram spectator;   // scheduled send -> each spectator's MatchUpdate with that entry
   Histogram refresh;     // GetSnapshot -> Snapshot (the brain's board; 1.0 servers only)
@@ -88,6 +90,9 @@ class MatchLoad {
   std::uint64_t backlog() const;
   std::uint64_t in_flight() const;
   std::size_t connections() const;
+  // Connections that a cluster sent to their match's node (ERROR_MATCH_ELSEWHERE) and that
+  // moved there, since the start.
+  std::uint64_t moves() const { return moves_; }
 
   struct Slot;
   struct Game;
@@ -119,6 +124,7 @@ class MatchLoad {
   std::function<void(const std::string&)> ready_;
   std::size_t slots_ready_ = 0;
   bool failed_ = false;
+  std::uint64_t moves_ = 0;
 
   // The open-loop schedule: command k is due at start_ + k / rate_, for slot k % N.
   boost::asio::steady_timer timer_;

@@ -50,6 +50,10 @@ class Peer {
   void close();
 
   bool open() const { return conn_ != nullptr; }
+  // The session this connection signed in to (Register's, Login's token; empty for a guest),
+  // kept so that the peer can resume it on another node a cluster sends it to (call_following).
+  void signed_in(std::string token) { token_ = std::move(token); }
+  const std::string& token() const { return token_; }
   // When the frame now being handled arrived.
   Clock::time_point arrived() const { return arrived_; }
   std::size_t pending() const { return replies_.size(); }
@@ -67,6 +71,7 @@ class Peer {
   Push push_;
   Closed closed_;
   Clock::time_point arrived_;
+  std::string token_;
   v1::ServerEnvelope envelope_;  // reused: one parse buffer per connection
   v1::ServerEnvelope first_;     // reused: a reply's match_update_first, handed on as a push
 };

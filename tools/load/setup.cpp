@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "client/net/elsewhere.hpp"
 #include "client/net/protocol_client.hpp"
 #include "client/net/ws_client.hpp"
 
@@ -87,20 +88,51 @@ void call_retrying(boost::asio::io_context& ioc, Peer& peer, v1::ClientEnvelope 
   });
 }
 
+void call_following(Net& net, Peer& peer, v1::ClientEnvelope request, Peer::Reply reply,
+                    std::uint64_t* moves, int hops) {
+  auto again = [&net, &peer, request, reply, moves, hops]() mutable {
+    call_following(net, peer, std::move(request), std::move(reply), moves, hops - 1);
+  };
+  call_retrying(net.ioc, peer, request,
+                [&net, &peer, reply, moves, hops, again](const v1::ServerEnvelope& e) mutable {
+                  const auto go = client::elsewhere(e);
+                  if (!go || hops <= 1) return reply(e);
+                  if (go->owner_url.empty()) return after(net.ioc, go->retry_after, again);
+                  std::string bad;
+                  const auto owner = resolve_target(go->owner_url, &bad);
+                  if (!owner) return reply(e);
+                  if (moves != nullptr) ++*moves;
+                  peer.close();
+                  auto moved = [e, reply, again](const std::string& error) mutable {
+                    if (!error.empty()) return reply(e);
+                    again();
+                  };
+                  // A guest has no session to resume: it is a new guest there.
+                  if (peer.token().empty()) return open_guest(net, peer, *owner, moved);
+                  open_resumed(net, peer, *owner, peer.token(), moved);
+                });
+}
+
 void open_registered(Net& net, Peer& peer, const std::string& name,
                      std::function<void(const std::string&, const std::string&)> done) {
   peer.open(net.target, net.next_source(), [&net, &peer, name, done](const std::string& error) {
     if (!error.empty()) return done(error, "");
     call_retrying(net.ioc, peer, req::register_account(name, kPassword),
-                  [done](const v1::ServerEnvelope& e) {
+                  [&peer, done](const v1::ServerEnvelope& e) {
                     if (!e.has_session()) return done("register: " + error_key(e), "");
+                    peer.signed_in(e.session().token());
                     done("", e.session().token());
                   });
   });
 }
 
 void open_guest(Net& net, Peer& peer, std::function<void(const std::string&)> done) {
-  peer.open(net.target, net.next_source(), [&net, &peer, done](const std::string& error) {
+  open_guest(net, peer, net.target, std::move(done));
+}
+
+void open_guest(Net& net, Peer& peer, const Target& target,
+                std::function<void(const std::string&)> done) {
+  peer.open(target, net.next_source(), [&net, &peer, done](const std::string& error) {
     if (!error.empty()) return done(error);
     call_retrying(net.ioc, peer, req::guest(), [done](const v1::ServerEnvelope& e) {
       done(e.has_session() ? "" : "guest: " + error_key(e));
@@ -110,13 +142,21 @@ void open_guest(Net& net, Peer& peer, std::function<void(const std::string&)> do
 
 void open_resumed(Net& net, Peer& peer, const std::string& token,
                   std::function<void(const std::string&)> done) {
-  peer.open(net.target, net.next_source(), [&net, &peer, token, done](const std::string& error) {
+  open_resumed(net, peer, net.target, token, std::move(done));
+}
+
+void open_resumed(Net& net, Peer& peer, const Target& target, const std::string& token,
+                  std::function<void(const std::string&)> done) {
+  peer.open(target, net.next_source(), [&net, &peer, token, done](const std::string& error) {
     if (!error.empty()) return done(error);
     v1::ClientEnvelope resume;
     resume.mutable_resume_session()->set_token(token);
-    call_retrying(net.ioc, peer, std::move(resume), [done](const v1::ServerEnvelope& e) {
-      done(e.has_session() ? "" : "resume: " + error_key(e));
-    });
+    call_retrying(net.ioc, peer, std::move(resume),
+                  [&peer, token, done](const v1::ServerEnvelope& e) {
+                    if (!e.has_session()) return done("resume: " + error_key(e));
+                    peer.signed_in(token);
+                    done("");
+                  });
   });
 }
 

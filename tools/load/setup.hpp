@@ -57,11 +57,24 @@ class Gate {
 void call_retrying(boost::asio::io_context& ioc, Peer& peer, v1::ClientEnvelope request,
                    Peer::Reply reply, int attempts = 100);
 
+// call_retrying, and follows a cluster's ERROR_MATCH_ELSEWHERE (docs/protocol.md) as the real
+// clients do (client/net/elsewhere.hpp): the peer's connection moves to the owner's URL, its
+// session resumed there, and the request is sent again; while the match moves between nodes
+// (no URL) it is asked again here after retry_after_ms. `moves`, when given, counts each move.
+// Behind one load-balanced URL a slot's connections so gather on the node that hosts its match.
+void call_following(Net& net, Peer& peer, v1::ClientEnvelope request, Peer::Reply reply,
+                    std::uint64_t* moves = nullptr, int hops = 8);
+
 // Opens `peer` and signs it in. Each gives "" or what failed; register_account also the token.
 void open_registered(Net& net, Peer& peer, const std::string& name,
                      std::function<void(const std::string& error, const std::string& token)> done);
 void open_guest(Net& net, Peer& peer, std::function<void(const std::string& error)> done);
 void open_resumed(Net& net, Peer& peer, const std::string& token,
+                  std::function<void(const std::string& error)> done);
+// open_guest and open_resumed at another node than net.target's.
+void open_guest(Net& net, Peer& peer, const Target& target,
+                std::function<void(const std::string& error)> done);
+void open_resumed(Net& net, Peer& peer, const Target& target, const std::string& token,
                   std::function<void(const std::string& error)> done);
 
 // The password every load account gets.
