@@ -511,19 +511,20 @@ void Client::send_command(const v1::SubmitCommand& command) {
   });
 }
 
-bool Client::follow_elsewhere(const v1::ServerEnvelope& r, std::function<void()> again) {
+bool Client::follow_elsewhere(const v1::ServerEnvelope& r, std::function<void()> again,
+                              const std::string& what) {
   const auto where = elsewhere(r);
   if (!where) return false;
   if (again) elsewhere_again_ = std::move(again);
   if (reconnecting_) return true;  // already on the way (another reply said the same)
   if (where->owner_url.empty()) {
-    say("The match is moving to another server; asking again...", MessageKind::kInfo);
+    say(what + " moving to another server; asking again...", MessageKind::kInfo);
     elsewhere_retry_at_ = std::chrono::steady_clock::now() + where->retry_after;
     return true;
   }
   if (home_server_.empty()) home_server_ = options_.server;
   options_.server = where->owner_url;
-  reconnect("Match moved to " + where->owner_url + ", reconnecting...");
+  reconnect(what + " moved to " + where->owner_url + ", reconnecting...");
   return true;
 }
 

@@ -340,11 +340,12 @@ class Client {
   void reconnect(const std::string& why = "The connection to the server was lost; reconnecting...");
   // A cluster's answer ERROR_MATCH_ELSEWHERE (docs/protocol.md): the one connection moves to
   // the owner's URL through reconnect() (lobby and accounts are served by every node), or, while
-  // the match moves, the match is asked for again here after retry_after_ms. `again` repeats
-  // a request reconnect() does not (a join from the lobby); empty: the open match is
-  // subscribed again and its unanswered command resent, as after any reconnect. False for
-  // any other answer.
-  bool follow_elsewhere(const v1::ServerEnvelope& r, std::function<void()> again = {});
+  // the match (or the campaigns) move, it is asked for again here after retry_after_ms. `again`
+  // repeats a request reconnect() does not (a join from the lobby, a campaign's change);
+  // empty: the open match is subscribed again and its unanswered command resent, as after any
+  // reconnect. `what` names what moved in the status line. False for any other answer.
+  bool follow_elsewhere(const v1::ServerEnvelope& r, std::function<void()> again = {},
+                        const std::string& what = "Match");
   void send_command(const v1::SubmitCommand& command);
   std::string random_entropy() const;
   // A campaign view received (a reply or a CampaignUpdated push) for the one on screen.

@@ -18,6 +18,8 @@ namespace pbu = google::protobuf::util;
 namespace {
 
 constexpr std::uint32_t kListLimit = 50;
+// What moved, when a cluster sends a campaign's change to the node hosting the campaigns.
+const std::string kCampaigns = "Campaigns";
 
 const v1::BattleNode* node_named(const v1::CampaignView& v, const std::string& id) {
   for (const auto& b : v.definition().battles())
@@ -102,7 +104,10 @@ void Client::create_campaign(const NewCampaign& n) {
   b->mutable_time_control()->set_disconnect_grace_seconds(tc.grace_seconds);
   b->set_spectators_allowed(n.battle_spectators);
   b->set_spectator_delay_turns(static_cast<std::uint32_t>(std::max(0, n.delay_turns)));
-  session_.request(std::move(e), [this](const v1::ServerEnvelope& r) {
+  session_.request(std::move(e), [this, n](const v1::ServerEnvelope& r) {
+    if (follow_elsewhere(
+            r, [this, n] { create_campaign(n); }, kCampaigns))
+      return;
     if (!r.has_campaign_created()) return report(r, "Create campaign");
     const auto& created = r.campaign_created();
     std::string text = "Campaign created: " + created.campaign().title() + ".";
@@ -118,6 +123,10 @@ void Client::join_campaign(const std::string& campaign_id, const std::string& in
   e.mutable_join_campaign()->set_campaign_id(campaign_id);
   e.mutable_join_campaign()->set_invitation_code(invitation_code);
   session_.request(std::move(e), [this, campaign_id, invitation_code](const v1::ServerEnvelope& r) {
+    auto again = [this, campaign_id, invitation_code] {
+      join_campaign(campaign_id, invitation_code);
+    };
+    if (follow_elsewhere(r, again, kCampaigns)) return;
     if (!r.has_campaign()) return report(r, "Join campaign");
     say("You joined the campaign " + r.campaign().summary().title() + " as " +
             side_name(r.campaign().summary().my_side()) + ".",
@@ -206,6 +215,9 @@ void Client::withdraw_campaign() {
   v1::ClientEnvelope e;
   e.mutable_leave_campaign()->set_campaign_id(campaign_.id);
   session_.request(std::move(e), [this](const v1::ServerEnvelope& r) {
+    if (follow_elsewhere(
+            r, [this] { withdraw_campaign(); }, kCampaigns))
+      return;
     if (r.has_error()) return report(r, "Withdraw campaign");
     say("The campaign is withdrawn.", MessageKind::kOk);
     leave_campaign_screen();
@@ -234,6 +246,9 @@ void Client::submit_selection(const v1::Selection& selection) {
   session_.request(std::move(e), [this, id, selection](const v1::ServerEnvelope& r) {
     if (campaign_.id != id) return;
     campaign_.selection_in_flight = false;
+    if (follow_elsewhere(
+            r, [this, selection] { submit_selection(selection); }, kCampaigns))
+      return;
     if (r.has_selection_result()) {
       const auto& result = r.selection_result();
       if (!result.accepted()) {
@@ -266,6 +281,9 @@ void Client::pause_campaign(bool pause) {
   e.mutable_pause_campaign()->set_campaign_id(campaign_.id);
   e.mutable_pause_campaign()->set_pause(pause);
   session_.request(std::move(e), [this, pause](const v1::ServerEnvelope& r) {
+    if (follow_elsewhere(
+            r, [this, pause] { pause_campaign(pause); }, kCampaigns))
+      return;
     if (r.has_error()) return report(r, pause ? "Pause" : "Resume");
     if (r.has_campaign() && r.campaign().summary().campaign_id() == campaign_.id)
       apply_campaign(r.campaign());
@@ -279,6 +297,9 @@ void Client::resign_campaign() {
   v1::ClientEnvelope e;
   e.mutable_resign_campaign()->set_campaign_id(campaign_.id);
   session_.request(std::move(e), [this](const v1::ServerEnvelope& r) {
+    if (follow_elsewhere(
+            r, [this] { resign_campaign(); }, kCampaigns))
+      return;
     if (r.has_error()) return report(r, "Resign campaign");
     say("You left the campaign; your side is offered to a replacement player.", MessageKind::kInfo);
   });

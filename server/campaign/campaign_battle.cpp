@@ -40,7 +40,16 @@ void Campaigns::settle(const v1::StoredCampaign& c) {
   const std::string& match_id = last_battle(c)->match_id();
   auto host = runtime_.find(match_id);
   if (!host) host = runtime_.load(match_id);
-  if (!host) return host_battle(c);
+  if (!host) {
+    // A battle that exists but cannot be loaded here (its lease names another node, or its
+    // log could not be read) is not made again: the store would refuse the same id.
+    std::optional<store::MatchRow> row;
+    const store::Status s = runtime_.stored_row(match_id, &row);
+    if (s.ok() && !row) return host_battle(c);
+    spdlog::error("event=campaign_battle_not_loaded campaign={} match={} error=\"{}\"",
+                  c.campaign_id(), match_id, s.ok() ? "stored, not loadable here" : s.message);
+    return;
+  }
   if (host->seen()->ended) {
     // It ended while nobody could hear (a restart): move on from the service queue.
     to_service_([this, match_id] { battle_ended(match_id); });

@@ -393,14 +393,16 @@ std::vector<v1::StoredCampaign> Campaigns::mine(std::int64_t account, int limit)
   if (auto s = store_.ids_of_player(account, limit, &ids); !s.ok()) {
     storage_failure(s, "campaigns_of_player");
   }
-  std::vector<v1::StoredCampaign> out;
+  // Those where the account must act first; each asked once (a battle on another node is a
+  // store read).
+  std::vector<v1::StoredCampaign> due, rest;
   for (const auto& id : ids) {
-    if (auto c = find(id)) out.push_back(std::move(*c));
+    auto c = find(id);
+    if (!c) continue;
+    (action_due(*c, account) ? due : rest).push_back(std::move(*c));
   }
-  std::stable_sort(out.begin(), out.end(), [&](const auto& x, const auto& y) {
-    return action_due(x, account) && !action_due(y, account);
-  });
-  return out;
+  due.insert(due.end(), std::make_move_iterator(rest.begin()), std::make_move_iterator(rest.end()));
+  return due;
 }
 
 bool Campaigns::action_due(const v1::StoredCampaign& c, std::int64_t account) {
@@ -408,9 +410,19 @@ bool Campaigns::action_due(const v1::StoredCampaign& c, std::int64_t account) {
   if (side < 0 || c.status() != v1::CAMPAIGN_LIVE) return false;
   if (c.stage() == v1::STAGE_SELECTING) return !c.paused() && !selection_in(c, side);
   if (c.stage() != v1::STAGE_FIGHTING) return false;
-  auto host = runtime_.find(last_battle(c)->match_id());
-  return host && !host->seen()->ended &&
-         host->seen()->acting.must_act(side == 0 ? rules::Side::kA : rules::Side::kB);
+  const std::string& battle = last_battle(c)->match_id();
+  if (auto host = runtime_.find(battle)) {
+    return !host->seen()->ended &&
+           host->seen()->acting.must_act(side == 0 ? rules::Side::kA : rules::Side::kB);
+  }
+  // The battle is hosted by another node (a cluster's node listing campaigns it does not
+  // host): its row says whose move it is, as the lobby's list of matches does.
+  std::optional<store::MatchRow> row;
+  if (auto s = runtime_.stored_row(battle, &row); !s.ok()) {
+    storage_failure(s, "find_match");
+    return false;
+  }
+  return row && row->status == store::MatchStatus::kLive && lobby::to_act(*row, side);
 }
 
 Result<v1::CampaignRecord> Campaigns::record(const std::string& id) {

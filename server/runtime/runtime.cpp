@@ -176,6 +176,10 @@ Answer<std::optional<v1::CommandResult>> Runtime::first_answer(const std::string
   return result;
 }
 
+store::Status Runtime::stored_row(const std::string& id, std::optional<store::MatchRow>* row) {
+  return store_.find_match(id, row);
+}
+
 std::size_t Runtime::recover() {
   std::map<std::string, std::shared_ptr<MatchHost>> loaded;
   auto replay = [&](const store::MatchRow& row, const std::optional<store::Snapshot>& snapshot,

@@ -58,6 +58,9 @@ class Runtime {
   // command was never answered, the store's failure when it could not tell.
   Answer<std::optional<v1::CommandResult>> first_answer(const std::string& id, rules::Side side,
                                                         std::int64_t client_seq);
+  // A match's row as the store has it, hosted here or not: in cluster mode, whose move it is in
+  // a match another node hosts (its owner writes to_act with every command).
+  store::Status stored_row(const std::string& id, std::optional<store::MatchRow>* row);
   // Loads every open and live match from the store. Returns how many were loaded and logs
   // each that could not be (kept closed).
   std::size_t recover();

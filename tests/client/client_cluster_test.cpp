@@ -1,7 +1,8 @@
 // Cluster.*, with castra-client: three castra-server nodes on one private PostgreSQL, the
-// client on a node that does not host the match it joins from the lobby. It is answered
-// ERROR_MATCH_ELSEWHERE, says "Match moved to <url>, reconnecting...", moves its connection to
-// the owner (resuming its session), joins there and shows the match.
+// client on a node that does not host the match (or the campaigns) it joins from the lobby.
+// It is answered ERROR_MATCH_ELSEWHERE, says "Match moved to <url>, reconnecting..." (or
+// "Campaigns moved to"), moves its connection to the owner (resuming its session), joins there
+// and shows the match (the campaign).
 #include <gtest/gtest.h>
 
 #include <string>
@@ -53,6 +54,47 @@ TEST(Cluster, TheSdlClientFollowsTheRedirectToTheMatchsOwner) {
   auto legal = alice.ask(get_legal(id));
   EXPECT_TRUE(legal.has_legal()) << legal.DebugString();
   EXPECT_EQ(alice.node(), 0);
+}
+
+TEST(Cluster, TheSdlClientFollowsACampaignsJoinToTheNodeHostingTheCampaigns) {
+  const std::string url = PostgresCluster::fresh_database("cluster_sdl_campaign");
+  ASSERT_FALSE(url.empty()) << PostgresCluster::shared().error();
+  Rig rig(url, 3, 1500);
+  ASSERT_TRUE(rig.started()) << rig.logs();
+
+  // alice makes a campaign through node 0 and is sent to the node hosting the campaigns.
+  Member alice(rig, "alice", 0);
+  ASSERT_TRUE(alice.register_account());
+  const auto created = alice.ask(create_campaign("test-optio"));
+  ASSERT_TRUE(created.has_campaign_created()) << created.DebugString() << rig.logs();
+  const std::string id = created.campaign_created().campaign().campaign_id();
+  const int host = alice.node();
+  const int away = (host + 1) % rig.size();
+
+  // carol's client reaches another node, finds the campaign among the open ones (every node
+  // lists campaigns) and joins it by a click: the join is the host's to make.
+  const std::string dir = live::dir_for("cluster-campaign-join");
+  write_file(dir + "/script.txt",
+             "wait connected\nclick-button name\ntype carol\n"
+             "click-button password\ntype carol-password\nclick-button Register\n"
+             "wait screen lobby\nclick-button Campaigns\nclick-button Open\n"
+             "wait button Join " +
+                 id + "\nclick-button Join " + id + "\nwait message Campaigns moved to " +
+                 rig.url(host) +
+                 "\nwait message Reconnected\nwait screen campaign\nwait campaign-stage selecting "
+                 "timeout=30000\nframes 2\nscreenshot joined.png\nquit\n");
+  ClientProcess client(
+      dir, {"--server", rig.url(away), "--script", dir + "/script.txt", "--exit-after", "90"});
+  ASSERT_EQ(client.wait(std::chrono::seconds(90)), 0) << live::log_of(dir) << rig.logs();
+
+  // The host seated carol: the campaign is live, carol on side B.
+  v1::ClientEnvelope get;
+  get.mutable_get_campaign()->set_campaign_id(id);
+  const auto view = alice.ask(get);
+  ASSERT_TRUE(view.has_campaign()) << view.DebugString();
+  EXPECT_EQ(view.campaign().summary().status(), v1::CAMPAIGN_LIVE);
+  EXPECT_EQ(view.campaign().summary().player_b(), "carol");
+  EXPECT_EQ(alice.node(), host);
 }
 
 }  // namespace

@@ -42,6 +42,35 @@ v1::CampaignSummary pushed_until(client::ProtocolClient& c, const std::string& i
   return s;
 }
 
+// Whether `c` hears (MatchUpdated) that match `id` has begun, both its seats taken, within 30 s.
+bool began(client::ProtocolClient& c, const std::string& id) {
+  const auto until = std::chrono::steady_clock::now() + 30s;
+  std::string error;
+  while (std::chrono::steady_clock::now() < until) {
+    auto push = c.next_push(std::chrono::duration_cast<std::chrono::milliseconds>(
+                                until - std::chrono::steady_clock::now()),
+                            &error);
+    if (!push) return false;
+    if (push->has_match_updated() && push->match_updated().match().match_id() == id &&
+        push->match_updated().match().status() == v1::MATCH_LIVE) {
+      return true;
+    }
+  }
+  return false;
+}
+
+// The `my_action` flag of campaign `id` in `m`'s MyCampaigns, as the node `m` is on says it.
+bool my_action(Member& m, const std::string& id) {
+  v1::ClientEnvelope mine;
+  mine.mutable_my_campaigns();
+  const auto r = m.ask(mine);
+  for (const auto& c : r.campaigns().campaigns()) {
+    if (c.campaign_id() == id) return c.my_action();
+  }
+  ADD_FAILURE() << m.name() << "'s campaigns lack " << id << ": " << r.DebugString();
+  return false;
+}
+
 TEST(Cluster, ACampaignAndItsBattleGoOnTogetherAfterTheirNodeIsKilled) {
   const std::string url = PostgresCluster::fresh_database("cluster_campaign");
   ASSERT_FALSE(url.empty()) << PostgresCluster::shared().error();
@@ -86,9 +115,26 @@ TEST(Cluster, ACampaignAndItsBattleGoOnTogetherAfterTheirNodeIsKilled) {
   battle.id = fighting.battle_match_id();
   battle.players[0] = &alice;
   battle.players[1] = &bob;
-  for (int round = 0; round < 4; ++round)
-    ASSERT_GE(play_round(battle), 0);
+  // The host seats both players after the stage has moved on; then alice is told it began.
+  ASSERT_TRUE(began(*alice.client(), battle.id)) << rig.logs();
+  int accepted = 0;
+  for (int round = 0; round < 4; ++round) {
+    const int a = play_round(battle);
+    ASSERT_GE(a, 0);
+    accepted += a;
+  }
+  ASSERT_GT(accepted, 0);
   EXPECT_EQ(alice.node(), host) << "a campaign's battle is hosted with its campaign";
+  // Whose move it is in the battle, as the players' campaign lists say it: on the node that
+  // hosts it (from the match in memory) and on another (from the battle's stored row, which
+  // each acknowledged command has written).
+  const bool alice_due = my_action(alice, id), bob_due = my_action(bob, id);
+  EXPECT_TRUE(alice_due || bob_due) << "someone must act in a battle under way";
+  Member alice_away(rig, "alice", away), bob_away(rig, "bob", away);
+  ASSERT_TRUE(alice_away.open(away) && bob_away.open(away));
+  EXPECT_EQ(my_action(alice_away, id), alice_due);
+  EXPECT_EQ(my_action(bob_away, id), bob_due);
+  EXPECT_EQ(alice_away.node(), away);
 
   // The hosting node dies mid-battle: one other node takes the campaigns and the battle.
   rig.node(host).signal(SIGKILL);
