@@ -88,6 +88,7 @@ class Ctx {
  private:
   friend std::optional<RuleError> validate(Ctx&, Side, const Command&);
   friend bool allowed(Ctx&, Side, const Command&);
+  friend std::vector<std::vector<Step>> allowed_advances(Ctx&, Side, const Unit&);
   std::array<std::optional<std::vector<bool>>, 2> in_command_;  // by unit index
   bool wording_ = true;
 };
@@ -102,10 +103,46 @@ bool allowed(Ctx& ctx, Side side, const Command& c);
 // The ids of the units on the board of a side, ascending.
 std::vector<int> units_of(const State& s, Side side);
 
-// Every advance of up to `move` steps a unit could try, legal or not, in one fixed order:
-// each step straight or diagonally ahead, a column turning 90 degrees before any step.
-// legal() keeps those validate() accepts; reasons() explains the rest.
-void advance_candidates(const Unit& u, int move, std::vector<Step>& path, int facing, Square at,
-                        std::vector<std::vector<Step>>& out);
+// Every advance of up to `move` steps unit u could try, legal or not, in one fixed order:
+// each step straight or diagonally ahead, a column turning 90 degrees before any step, a path
+// before the longer ones that go on from it. Each is handed to visit(path), which says
+// whether to go on to those longer ones. legal() lists the ones validate() accepts
+// (allowed_advances); reasons() explains the rest.
+template <typename Visit>
+void advance_paths(const Unit& u, int move, Visit&& visit);
+
+// The advances of unit u (one of `side`'s) that validate() accepts, in advance_paths' order:
+// legal()'s list. check(Advance)'s own checks, made as a walk of the tree of paths: the
+// unit's once, a step's once for all the paths through it, a path's end once for each. A
+// step is checked against the steps before it alone, so a path refused at its last step
+// refuses every longer one through it, and the walk does not go on there (a column of cavalry
+// has 819 paths).
+std::vector<std::vector<Step>> allowed_advances(Ctx& ctx, Side side, const Unit& u);
+
+template <typename Visit>
+void advance_paths_from(const Unit& u, int move, std::vector<Step>& path, int facing, Square at,
+                        Visit& visit) {
+  if (static_cast<int>(path.size()) == move) return;
+  // Straight on, then (a column) a quarter turn either way.
+  const std::array<int, 3> facings{facing, turn(facing, -1), turn(facing, 1)};
+  const std::size_t turns = u.formation == Formation::kColumn ? 3 : 1;
+  for (std::size_t i = 0; i < turns; ++i) {
+    const int f = facings[i];
+    const auto diag = diagonally_ahead(at, f);
+    for (Square to : {diag[0], ahead(at, f), diag[1]}) {
+      path.push_back({to, f});
+      if (visit(static_cast<const std::vector<Step>&>(path))) {
+        advance_paths_from(u, move, path, f, to, visit);
+      }
+      path.pop_back();
+    }
+  }
+}
+
+template <typename Visit>
+void advance_paths(const Unit& u, int move, Visit&& visit) {
+  std::vector<Step> path;
+  advance_paths_from(u, move, path, u.facing, u.pos, visit);
+}
 
 }  // namespace castra::rules::optio::detail

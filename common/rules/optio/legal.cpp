@@ -1,6 +1,7 @@
 // Optio's legal(): every command a side may give now, built by enumerating candidates and
 // keeping those that validate() accepts (asked through allowed(), which runs the same checks
-// without wording refusals), so the list and decide() never disagree.
+// without wording refusals; an advance's paths through allowed_advances(), the same checks
+// made along the tree of paths), so the list and decide() never disagree.
 #include <algorithm>
 #include <array>
 #include <variant>
@@ -10,32 +11,7 @@
 
 namespace castra::rules::optio {
 
-namespace detail {
-
-void advance_candidates(const Unit& u, int move, std::vector<Step>& path, int facing, Square at,
-                        std::vector<std::vector<Step>>& out) {
-  if (static_cast<int>(path.size()) == move) return;
-  // Straight on, then (a column) a quarter turn either way; an array, as this runs for every
-  // square of every path a legal list weighs.
-  const std::array<int, 3> facings{facing, turn(facing, -1), turn(facing, 1)};
-  const std::size_t turns = u.formation == Formation::kColumn ? 3 : 1;
-  for (std::size_t i = 0; i < turns; ++i) {
-    const int f = facings[i];
-    const auto diag = diagonally_ahead(at, f);
-    for (Square to : {diag[0], ahead(at, f), diag[1]}) {
-      path.push_back({to, f});
-      out.push_back(path);
-      advance_candidates(u, move, path, f, to, out);
-      path.pop_back();
-    }
-  }
-}
-
-}  // namespace detail
-
 namespace {
-
-using detail::advance_candidates;
 
 void move_phase(detail::Ctx& ctx, Side side, Legal& out) {
   const State& s = ctx.s;
@@ -44,20 +20,13 @@ void move_phase(detail::Ctx& ctx, Side side, Legal& out) {
     UnitLegal ul;
     ul.unit = u.id;
     ul.in_command = ctx.in_command(u);
-    std::vector<std::vector<Step>> candidates;
-    std::vector<Step> path;
-    advance_candidates(u, ctx.rs.stats(u.type).move, path, u.facing, u.pos, candidates);
-    for (auto& steps : candidates) {
-      // The candidate moves into the command and, if allowed, on into the list: no copies.
-      Command c = cmd::Advance{u.id, std::move(steps)};
-      if (!detail::allowed(ctx, side, c)) continue;
-      auto& taken = std::get<cmd::Advance>(c).steps;
-      const Square to = taken.back().to;
-      const int ahead_id = ctx.board.at(ahead(to, taken.back().facing));
+    for (auto& steps : detail::allowed_advances(ctx, side, u)) {
+      const Square to = steps.back().to;
+      const int ahead_id = ctx.board.at(ahead(to, steps.back().facing));
       AdvanceOption opt;
       opt.charge_target = ahead_id != 0 && s.unit(ahead_id)->side != side ? ahead_id : 0;
       opt.disorders = detail::is_rough(s.terrain_at(to)) && !detail::is_agile_foot(ctx.rs, u);
-      opt.steps = std::move(taken);
+      opt.steps = std::move(steps);
       ul.advances.push_back(std::move(opt));
     }
     for (int f = 0; f < kFacings; ++f) {

@@ -1,5 +1,6 @@
-// Optio's reasons() and command_view(): every candidate command legal() would try for one
-// piece, put through the same validate(), and the refusals summarised per kind of action.
+// Optio's reasons() and command_view(): every candidate command of one piece (those legal()
+// lists and all the others), put through validate(), and the refusals summarised per kind of
+// action.
 #include "common/rules/optio/reasons.hpp"
 
 #include <algorithm>
@@ -12,7 +13,6 @@
 namespace castra::rules::optio {
 namespace {
 
-using detail::advance_candidates;
 using Errors = std::vector<RuleError>;
 
 std::string unit_words(const Unit& u) {
@@ -59,12 +59,10 @@ void unit_reasons(detail::Ctx& ctx, Side side, const Unit& u, Reasons& out) {
     return;
   }
   Kind advance;
-  std::vector<std::vector<Step>> candidates;
-  std::vector<Step> path;
-  advance_candidates(u, ctx.rs.stats(u.type).move, path, u.facing, u.pos, candidates);
-  for (const auto& steps : candidates) {
+  detail::advance_paths(u, ctx.rs.stats(u.type).move, [&](const std::vector<Step>& steps) {
     advance.add(detail::validate(ctx, side, cmd::Advance{u.id, steps}), steps.size() == 1);
-  }
+    return true;
+  });
   conclude(out, "advance", advance, "optio.5.room", unit_words(u) + " has no room to advance");
   Kind rotate;
   for (int f = 0; f < kFacings; ++f) {

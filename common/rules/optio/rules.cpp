@@ -509,17 +509,97 @@ std::optional<RuleError> orders_allow(const Ctx& c, const Leader& l, Square to, 
   const Square prog = l.path[static_cast<std::size_t>(p)];
   const int d = distance(to, prog);
   if (d <= l.range) return std::nullopt;
-  const std::string where = carried ? "the advance would carry subcommander " +
-                                          std::to_string(l.id) + " to " + square_text(to) + ","
-                                    : square_text(to) + " is";
   return fail(c, "optio.4.orders", [&] {
+    const std::string where = carried ? "the advance would carry subcommander " +
+                                            std::to_string(l.id) + " to " + square_text(to) + ","
+                                      : square_text(to) + " is";
     return "orders: " + where + " " + std::to_string(d) + " squares from your progress square " +
            square_text(prog) + "; range is " + std::to_string(l.range);
   });
 }
 
-std::optional<RuleError> check(Ctx& c, Side side, const cmd::Advance& a) {
+// check(Advance) in the parts allowed_advances() makes one at a time. The unit's own: it may
+// move now and is not in contact.
+std::optional<RuleError> advance_unit(Ctx& c, const Unit& u) {
+  if (auto e = may_move_now(c, u, "move")) return e;
+  if (engaged(c.s, c.board, u)) {
+    return fail(c, "optio.5.contact",
+                [&] { return unit_text(c.s, u) + " is in contact; it fights in the melee phase"; });
+  }
+  return std::nullopt;
+}
+
+// Step i of an advance, taken from `at` facing `facing`, where the steps before it left u.
+std::optional<RuleError> advance_step(const Ctx& c, const Unit& u, std::size_t i, Square at,
+                                      int facing, const Step& step) {
   const State& s = c.s;
+  if (!valid_facing(step.facing)) {
+    return fail(c, "optio.5.advance",
+                [&] { return "facing " + std::to_string(step.facing) + " is not 0..3"; });
+  }
+  if (step.facing != facing) {
+    if (u.formation == Formation::kLine) {
+      return fail(c, "optio.5.rotate",
+                  [&] { return "a unit in line advances without turning; rotate it instead"; });
+    }
+    if (step.facing != turn(facing, 1) && step.facing != turn(facing, -1)) {
+      return fail(c, "optio.5.rotate",
+                  [&] { return "a column turns 90 degrees at most before each step"; });
+    }
+  }
+  if (i > 0 && is_rough(s.terrain_at(at))) {
+    return fail(c, "optio.5.terrain", [&] {
+      return "entering " + std::string(terrain_name(s.terrain_at(at))) + " at " + square_text(at) +
+             " ends the move";
+    });
+  }
+  if (!is_forward_step(at, step.facing, step.to)) {
+    return fail(c, "optio.5.advance", [&] {
+      return square_text(step.to) + " is not straight or diagonally ahead of " + square_text(at);
+    });
+  }
+  if (!s.on_board(step.to)) {
+    return fail(c, "optio.5.advance", [&] { return square_text(step.to) + " is off the board"; });
+  }
+  const Terrain t = s.terrain_at(step.to);
+  if (!may_enter(c.rs, u, t)) {
+    return fail(c, "optio.5.terrain", [&] {
+      return std::string(c.rs.stats(u.type).name) + " may not enter " +
+             std::string(terrain_name(t)) + " at " + square_text(step.to);
+    });
+  }
+  if (!c.board.empty(step.to)) {
+    return fail(c, "optio.5.advance", [&] { return square_text(step.to) + " is occupied"; });
+  }
+  return std::nullopt;
+}
+
+// Where the steps end: command, a charge, the orders of the leaders the advance carries.
+std::optional<RuleError> advance_end(Ctx& c, Side side, const Unit& u,
+                                     const std::vector<Step>& steps) {
+  const State& s = c.s;
+  const Square at = steps.back().to;
+  const bool in_cmd = c.in_command(u);
+  if (!in_cmd && steps.size() > 1) {
+    return fail(c, "optio.3.out_of_command", [&] {
+      return unit_text(s, u) + " is out of command; it may move only one square";
+    });
+  }
+  const int ahead_id = c.board.at(ahead(at, steps.back().facing));
+  const bool charge = ahead_id != 0 && s.unit(ahead_id)->side != side;
+  if (charge && !in_cmd) {
+    return fail(c, "optio.3.out_of_command",
+                [&] { return unit_text(s, u) + " is out of command; it may not charge"; });
+  }
+  for (int lid : leaders_with(s, u.id)) {
+    if (auto e = orders_allow(c, *s.leader(lid), at, true)) {
+      return e;
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<RuleError> check(Ctx& c, Side side, const cmd::Advance& a) {
   if (auto e = in_phase(c, side, Phase::kMove)) return e;
   const Unit* u = nullptr;
   if (auto e = own_unit_on_board(c, side, a.unit, u, "optio.5.advance")) return e;
@@ -533,74 +613,15 @@ std::optional<RuleError> check(Ctx& c, Side side, const cmd::Advance& a) {
              std::to_string(a.steps.size());
     });
   }
-  if (auto e = may_move_now(c, *u, "move")) return e;
-  if (engaged(s, c.board, *u)) {
-    return fail(c, "optio.5.contact",
-                [&] { return unit_text(s, *u) + " is in contact; it fights in the melee phase"; });
-  }
+  if (auto e = advance_unit(c, *u)) return e;
   Square at = u->pos;
   int facing = u->facing;
   for (std::size_t i = 0; i < a.steps.size(); ++i) {
-    const Step& st_i = a.steps[i];
-    if (!valid_facing(st_i.facing)) {
-      return fail(c, "optio.5.advance",
-                  [&] { return "facing " + std::to_string(st_i.facing) + " is not 0..3"; });
-    }
-    if (st_i.facing != facing) {
-      if (u->formation == Formation::kLine) {
-        return fail(c, "optio.5.rotate",
-                    [&] { return "a unit in line advances without turning; rotate it instead"; });
-      }
-      if (st_i.facing != turn(facing, 1) && st_i.facing != turn(facing, -1)) {
-        return fail(c, "optio.5.rotate",
-                    [&] { return "a column turns 90 degrees at most before each step"; });
-      }
-    }
-    if (i > 0 && is_rough(s.terrain_at(at))) {
-      return fail(c, "optio.5.terrain", [&] {
-        return "entering " + std::string(terrain_name(s.terrain_at(at))) + " at " +
-               square_text(at) + " ends the move";
-      });
-    }
-    if (!is_forward_step(at, st_i.facing, st_i.to)) {
-      return fail(c, "optio.5.advance", [&] {
-        return square_text(st_i.to) + " is not straight or diagonally ahead of " + square_text(at);
-      });
-    }
-    if (!s.on_board(st_i.to)) {
-      return fail(c, "optio.5.advance", [&] { return square_text(st_i.to) + " is off the board"; });
-    }
-    const Terrain t = s.terrain_at(st_i.to);
-    if (!may_enter(c.rs, *u, t)) {
-      return fail(c, "optio.5.terrain", [&] {
-        return std::string(st.name) + " may not enter " + std::string(terrain_name(t)) + " at " +
-               square_text(st_i.to);
-      });
-    }
-    if (!c.board.empty(st_i.to)) {
-      return fail(c, "optio.5.advance", [&] { return square_text(st_i.to) + " is occupied"; });
-    }
-    at = st_i.to;
-    facing = st_i.facing;
+    if (auto e = advance_step(c, *u, i, at, facing, a.steps[i])) return e;
+    at = a.steps[i].to;
+    facing = a.steps[i].facing;
   }
-  const bool in_cmd = c.in_command(*u);
-  if (!in_cmd && a.steps.size() > 1) {
-    return fail(c, "optio.3.out_of_command", [&] {
-      return unit_text(s, *u) + " is out of command; it may move only one square";
-    });
-  }
-  const int ahead_id = c.board.at(ahead(at, facing));
-  const bool charge = ahead_id != 0 && s.unit(ahead_id)->side != side;
-  if (charge && !in_cmd) {
-    return fail(c, "optio.3.out_of_command",
-                [&] { return unit_text(s, *u) + " is out of command; it may not charge"; });
-  }
-  for (int lid : leaders_with(s, u->id)) {
-    if (auto e = orders_allow(c, *s.leader(lid), at, true)) {
-      return e;
-    }
-  }
-  return std::nullopt;
+  return advance_end(c, side, *u, a.steps);
 }
 
 std::optional<RuleError> check(Ctx& c, Side side, const cmd::Rotate& r) {
@@ -733,6 +754,25 @@ std::optional<RuleError> validate(Ctx& ctx, Side side, const Command& c) {
 bool allowed(Ctx& ctx, Side side, const Command& c) {
   ctx.wording_ = false;
   return !std::visit([&](const auto& x) { return check(ctx, side, x); }, c);
+}
+
+std::vector<std::vector<Step>> allowed_advances(Ctx& ctx, Side side, const Unit& u) {
+  ctx.wording_ = false;
+  std::vector<std::vector<Step>> out;
+  const Unit* own = nullptr;
+  if (in_phase(ctx, side, Phase::kMove) ||
+      own_unit_on_board(ctx, side, u.id, own, "optio.5.advance") || advance_unit(ctx, *own)) {
+    return out;
+  }
+  advance_paths(*own, ctx.rs.stats(own->type).move, [&](const std::vector<Step>& path) {
+    const std::size_t i = path.size() - 1;
+    const Square at = i == 0 ? own->pos : path[i - 1].to;
+    const int facing = i == 0 ? own->facing : path[i - 1].facing;
+    if (advance_step(ctx, *own, i, at, facing, path[i])) return false;
+    if (!advance_end(ctx, side, *own, path)) out.push_back(path);
+    return true;
+  });
+  return out;
 }
 
 std::optional<RuleError> validate(const State& s, Side side, const Command& c) {

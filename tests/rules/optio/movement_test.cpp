@@ -2,7 +2,9 @@
 // terrain. Each rule has a legal and an illegal case.
 #include <gtest/gtest.h>
 
+#include "common/rules/optio/internal.hpp"
 #include "common/wire/optio_codec.hpp"
+#include "tests/rules/optio/random_player.hpp"
 #include "tests/rules/optio/support.hpp"
 
 namespace castra::rules::optio::testing {
@@ -431,6 +433,51 @@ TEST(OptioLeaders, AKilledGeneralLeavesHisCommandOutOfCommand) {
   s.leader(1)->unit = 0;
   for (const UnitLegal& u : Game::legal(s, kA).units) {
     EXPECT_EQ(u.in_command, u.unit == 5) << "unit " << u.unit;
+  }
+}
+
+// legal() walks an advance's paths as a tree and stops at a refused step; the list must be
+// every candidate path validate() accepts, in the candidates' order, on every unit of both
+// sides in every position of random games.
+std::vector<std::vector<Step>> accepted_candidates(const State& s, Side side, const Unit& u) {
+  std::vector<std::vector<Step>> out;
+  detail::advance_paths(u, rs().stats(u.type).move, [&](const std::vector<Step>& path) {
+    if (!detail::validate(s, side, cmd::Advance{u.id, path})) out.push_back(path);
+    return true;
+  });
+  return out;
+}
+
+TEST(OptioMovement, ListedAdvancesAreTheCandidatesValidateAccepts) {
+  for (const char* file :
+       {"tests/rules/optio/data/training_scenario.json", "scenarios/optio/cannae.json"}) {
+    auto sc = wire::optio::scenario_from_json(read_file(file));
+    ASSERT_TRUE(sc.ok()) << sc.error().message;
+    int advances = 0;
+    for (std::uint64_t seed = 1; seed <= 10; ++seed) {
+      State s = *Game::initial_state(*sc, rs());
+      RandomPlayer player(seed);
+      RandomDice dice(seed);
+      for (int step = 0; step < 400 && !Game::outcome(s); ++step) {
+        for (Side side : {Side::kA, Side::kB}) {
+          detail::Ctx ctx(s);
+          for (const Unit& u : s.units) {
+            if (u.side != side || !u.on_board()) continue;
+            const auto listed = detail::allowed_advances(ctx, side, u);
+            ASSERT_EQ(listed, accepted_candidates(s, side, u)) << file << " seed " << seed;
+            advances += static_cast<int>(listed.size());
+          }
+        }
+        const Side side = Game::acting(s).a ? Side::kA : Side::kB;
+        const auto c = player.from_list(s, Game::legal(s, side));
+        if (!c) break;
+        auto events = Game::decide(s, side, *c, dice);
+        ASSERT_TRUE(events.ok()) << events.error().message;
+        for (const Event& e : *events)
+          Game::apply(s, e);
+      }
+    }
+    EXPECT_GT(advances, 1000) << file << ": the games should reach move phases";
   }
 }
 
