@@ -37,6 +37,10 @@ using rules::Viewer;
 constexpr int kMaxSteps = 8;
 constexpr std::array<std::size_t, 6> kDepths = {0, 8, 16, 32, 64, 128};
 constexpr std::size_t kMaxWireBytes = 64;
+constexpr std::array<Viewer, 4> kViewers = {Viewer::kSideA, Viewer::kSideB, Viewer::kSpectator,
+                                            Viewer::kEveryone};
+constexpr std::size_t kSpectatorAt = 2;
+static_assert(kViewers[kSpectatorAt] == Viewer::kSpectator);
 
 template <class G>
 struct Moves;
@@ -108,27 +112,39 @@ match::Match<G> new_match(const typename G::Scenario& scenario) {
 }
 
 // Projection commutes with apply for each event of the newest entry, folded from `before`;
-// the fold ends at the match's state.
+// the fold ends at the match's state. A viewer's projection of the state after an event is
+// the one the next event's check starts from, so it is carried on, not made again.
 template <class G>
-void check_entry(const typename G::State& before, const match::Match<G>& m) {
-  typename G::State s = before;
+void check_entry(typename G::State before, const match::Match<G>& m) {
+  using State = typename G::State;
+  State s = std::move(before);
+  std::array<std::optional<State>, kViewers.size()> seen;  // by viewer: project(s, viewer)
   for (const auto& e : m.log().back().events) {
-    typename G::State next = s;
+    State next = s;
     G::apply(next, e);
     const rules::Visibility vis = G::visibility(e);
-    for (Viewer v : {Viewer::kSideA, Viewer::kSideB, Viewer::kSpectator, Viewer::kEveryone}) {
-      if (!vis.visible_to(v)) continue;
-      typename G::State projected = G::project(s, v);
+    for (std::size_t i = 0; i < kViewers.size(); ++i) {
+      if (!vis.visible_to(kViewers[i])) {
+        seen[i].reset();
+        continue;
+      }
+      State projected = seen[i] ? std::move(*seen[i]) : G::project(s, kViewers[i]);
       G::apply(projected, e);
-      if (!(G::project(next, v) == projected)) {
+      seen[i] = G::project(next, kViewers[i]);
+      if (!(*seen[i] == projected)) {
         broken(std::string(G::kName) + ": projection does not commute with " + G::describe(s, e));
       }
     }
     s = std::move(next);
   }
   if (!(s == m.state())) broken(std::string(G::kName) + ": the events do not fold to the state");
+#ifndef CASTRA_CHECK_INVARIANTS
+  // With CASTRA_CHECK_INVARIANTS (tools/fuzz's build) the match has run it on this entry.
   if (auto bad = G::check(m.state())) broken(std::string(G::kName) + ": check(): " + *bad);
-  if (auto bad = G::check(G::project(m.state(), Viewer::kSpectator))) {
+#endif
+  const State projected = seen[kSpectatorAt] ? std::move(*seen[kSpectatorAt])
+                                             : G::project(m.state(), Viewer::kSpectator);
+  if (auto bad = G::check(projected)) {
     broken(std::string(G::kName) + ": check() of a spectator's projection: " + *bad);
   }
 }
@@ -184,11 +200,12 @@ void play(const match::Match<G>& start, Input& in) {
     if (!command) continue;
     match::Bytes32 salt{};
     salt[0] = static_cast<std::uint8_t>(step);
-    const typename G::State before = m.state();
+    typename G::State before = m.state();
     if (!m.submit(side, *command, salt)) continue;
-    check_entry(before, m);
+    check_entry(std::move(before), m);
     accepted.push_back({side, *command, salt});
   }
+  if (accepted.empty()) return;  // m is start as it was: nothing to replay
   auto again = start;
   for (const auto& a : accepted) {
     if (!again.submit(a.side, a.command, a.salt)) {
