@@ -533,7 +533,7 @@ std::optional<std::string> Game::check(const State& s) {
   }
   std::array<int, 2> routed{};
   std::array<int, 2> total{};
-  std::set<std::pair<int, int>> squares;
+  std::vector<bool> taken(s.terrain.size(), false);  // by square, row-major as the terrain
   for (std::size_t i = 0; i < s.units.size(); ++i) {
     const Unit& u = s.units[i];
     const std::string who = "unit " + std::to_string(u.id) + ": ";
@@ -565,8 +565,9 @@ std::optional<std::string> Game::check(const State& s) {
     if (!s.on_board(u.pos)) return fail(who + "off the board");
     if (!valid_facing(u.facing)) return fail(who + "facing");
     if (!detail::may_enter(rs, u, s.terrain_at(u.pos))) return fail(who + "on forbidden terrain");
-    if (!squares.insert({u.pos.col, u.pos.row}).second)
-      return fail("two units on " + square_text(u.pos));
+    const auto at = static_cast<std::size_t>((u.pos.row - 1) * s.cols + (u.pos.col - 1));
+    if (taken[at]) return fail("two units on " + square_text(u.pos));
+    taken[at] = true;
     if (s.phase != Phase::kMove && (u.shot_this_phase || u.charged_this_phase) &&
         s.phase != Phase::kOver) {
       return fail(who + "phase flags outside a move phase");

@@ -574,9 +574,11 @@ std::optional<RuleError> advance_step(const Ctx& c, const Unit& u, std::size_t i
   return std::nullopt;
 }
 
-// Where the steps end: command, a charge, the orders of the leaders the advance carries.
+// Where the steps end: command, a charge, the orders of the leaders the advance carries
+// (`carried`: leaders_with(u), which the walk of many paths works out once).
 std::optional<RuleError> advance_end(Ctx& c, Side side, const Unit& u,
-                                     const std::vector<Step>& steps) {
+                                     const std::vector<Step>& steps,
+                                     const std::vector<int>& carried) {
   const State& s = c.s;
   const Square at = steps.back().to;
   const bool in_cmd = c.in_command(u);
@@ -591,7 +593,7 @@ std::optional<RuleError> advance_end(Ctx& c, Side side, const Unit& u,
     return fail(c, "optio.3.out_of_command",
                 [&] { return unit_text(s, u) + " is out of command; it may not charge"; });
   }
-  for (int lid : leaders_with(s, u.id)) {
+  for (int lid : carried) {
     if (auto e = orders_allow(c, *s.leader(lid), at, true)) {
       return e;
     }
@@ -621,7 +623,7 @@ std::optional<RuleError> check(Ctx& c, Side side, const cmd::Advance& a) {
     at = a.steps[i].to;
     facing = a.steps[i].facing;
   }
-  return advance_end(c, side, *u, a.steps);
+  return advance_end(c, side, *u, a.steps, leaders_with(c.s, u->id));
 }
 
 std::optional<RuleError> check(Ctx& c, Side side, const cmd::Rotate& r) {
@@ -764,12 +766,13 @@ std::vector<std::vector<Step>> allowed_advances(Ctx& ctx, Side side, const Unit&
       own_unit_on_board(ctx, side, u.id, own, "optio.5.advance") || advance_unit(ctx, *own)) {
     return out;
   }
+  const std::vector<int> carried = leaders_with(ctx.s, own->id);
   advance_paths(*own, ctx.rs.stats(own->type).move, [&](const std::vector<Step>& path) {
     const std::size_t i = path.size() - 1;
     const Square at = i == 0 ? own->pos : path[i - 1].to;
     const int facing = i == 0 ? own->facing : path[i - 1].facing;
     if (advance_step(ctx, *own, i, at, facing, path[i])) return false;
-    if (!advance_end(ctx, side, *own, path)) out.push_back(path);
+    if (!advance_end(ctx, side, *own, path, carried)) out.push_back(path);
     return true;
   });
   return out;

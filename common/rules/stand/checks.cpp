@@ -144,6 +144,7 @@ PathTree shortest_paths(const State& s, const Ruleset& rs, Side side, Hex from, 
 std::vector<Hex> path_to(const State& s, const PathTree& tree, Hex to) {
   std::vector<Hex> path;
   int i = to.row * s.width + to.col;
+  path.reserve(static_cast<std::size_t>(std::max(1, tree.dist[static_cast<std::size_t>(i)])));
   const int start = tree.from.row * s.width + tree.from.col;
   while (i != start && i >= 0) {
     path.push_back(s.hex_of(static_cast<std::size_t>(i)));
