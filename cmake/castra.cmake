@@ -11,6 +11,14 @@ set(CASTRA_SANITIZED_O1_TARGETS castra_rules castra_match
   optio_rules_test optio_property_test optio_reasons_test optio_forecast_test
   stand_property_test stand_reasons_test stand_forecast_test)
 
+# tools/fuzz's build (libFuzzer's coverage): the standard library's templates are left out of
+# the coverage instrumentation; tests/fuzz/coverage_ignore.txt says why.
+set(CASTRA_COVERAGE_OPTIONS "")
+if(CASTRA_SANITIZE MATCHES "fuzzer")
+  set(CASTRA_COVERAGE_OPTIONS
+    -fsanitize-coverage-ignorelist=${PROJECT_SOURCE_DIR}/tests/fuzz/coverage_ignore.txt)
+endif()
+
 function(castra_target_options target)
   target_compile_features(${target} PUBLIC cxx_std_20)
   target_compile_options(${target} PRIVATE -Wall -Wextra -Wpedantic)
@@ -27,9 +35,13 @@ function(castra_target_options target)
   if(CASTRA_SANITIZE)
     # A report fails the test that caused it instead of scrolling past in its output.
     target_compile_options(${target} PRIVATE -fsanitize=${CASTRA_SANITIZE} -fno-omit-frame-pointer
-      -fno-sanitize-recover=all)
+      -fno-sanitize-recover=all ${CASTRA_COVERAGE_OPTIONS})
     target_link_options(${target} PRIVATE -fsanitize=${CASTRA_SANITIZE})
-    if(target IN_LIST CASTRA_SANITIZED_O1_TARGETS)
+    # Only over -O0 (or no level at all): an optimized sanitized build such as tools/fuzz's
+    # -O2 keeps its own level.
+    string(TOUPPER "${CMAKE_BUILD_TYPE}" config)
+    set(flags "${CMAKE_CXX_FLAGS} ${CMAKE_CXX_FLAGS_${config}}")
+    if(target IN_LIST CASTRA_SANITIZED_O1_TARGETS AND NOT flags MATCHES "-O[1-3sz]")
       target_compile_options(${target} PRIVATE -O1)
     endif()
     # GCC's maybe-uninitialized analysis sees through the sanitizers' instrumentation badly
@@ -44,7 +56,8 @@ endfunction()
 function(castra_generated_options target)
   target_compile_features(${target} PUBLIC cxx_std_20)
   if(CASTRA_SANITIZE)
-    target_compile_options(${target} PRIVATE -fsanitize=${CASTRA_SANITIZE} -fno-omit-frame-pointer)
+    target_compile_options(${target} PRIVATE -fsanitize=${CASTRA_SANITIZE} -fno-omit-frame-pointer
+      ${CASTRA_COVERAGE_OPTIONS})
     target_link_options(${target} PRIVATE -fsanitize=${CASTRA_SANITIZE})
   endif()
 endfunction()
