@@ -9,7 +9,9 @@
 // command: check() holds on the state and on a spectator's projection, projection commutes
 // with apply for every viewer who may see each event, and the events fold to the match's own
 // state. At the end the accepted commands replayed on the starting point give the same full
-// state hash; each starting point was itself replayed from a new match at start-up.
+// state hash; each starting point was itself replayed from a new match at start-up, then
+// compacted (its later log entries adopted as one, checked to give the same state).
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <optional>
@@ -71,10 +73,113 @@ struct Moves<rules::optio::Game> {
 template <>
 struct Moves<rules::stand::Game> {
   using G = rules::stand::Game;
+  // commands(legal)[seed % its size], without building the list (under the address sanitizer
+  // its growing buffer was a tenth of the target's time): the list is counted, then the one
+  // command made, a deployment or a move by commands() of a legal list of its destination
+  // alone. Builds without the sanitizers (the corpus replay in ctest) compare it with the
+  // whole list's.
   static std::optional<G::Command> listed(const G::State& s, Side side, std::uint16_t seed) {
-    const auto all = rules::stand::commands(G::legal(s, side));
-    if (all.empty()) return std::nullopt;
-    return all[seed % all.size()];
+    namespace stand = rules::stand;
+    const stand::Legal legal = G::legal(s, side);
+    std::size_t n = legal.end_phase ? 1 : 0;
+    for (const stand::AttackChoice& a : legal.attacks)
+      n += a.targets.size();
+    for (const stand::FacingChoice& f : legal.facings)
+      n += faces(f);
+    n += legal.postures.size();
+    for (const auto* groups : {&legal.deploy, &legal.moves}) {
+      for (const stand::Group& g : *groups) {
+        for (const stand::Destination& d : g.destinations)
+          n += per_destination(legal, g, d);
+      }
+    }
+    if (n == 0) return std::nullopt;
+    const std::size_t k = seed % n;
+    const G::Command picked = nth(legal, k);
+#ifndef CASTRA_SANITIZED
+    const auto all = stand::commands(legal);
+    if (all.size() != n || !(all[k] == picked)) {
+      broken("stand: the fuzzer's pick from the legal list is not commands()'s");
+    }
+#endif
+    return picked;
+  }
+  // Face commands of a facing choice: every direction but the present one.
+  static std::size_t faces(const rules::stand::FacingChoice& f) {
+    std::size_t n = 0;
+    for (int d = 0; d < rules::stand::kDirections; ++d)
+      n += d != f.facing ? 1 : 0;
+    return n;
+  }
+  // commands() gives a destination the most figures that fit (legal.cpp's fill) and, when
+  // that is more than one of each type, one of each.
+  static std::size_t per_destination(const rules::stand::Legal& legal, const rules::stand::Group& g,
+                                     const rules::stand::Destination& d) {
+    using rules::stand::Troop;
+    rules::stand::Figures one;
+    for (Troop t : rules::stand::kAllTroops)
+      one[t] = rules::stand::has(g.types, t) ? 1 : 0;
+    auto space = [&](Troop t) {
+      return legal.space[static_cast<std::size_t>(rules::stand::index(t))];
+    };
+    int left = d.room;
+    for (Troop t : rules::stand::kAllTroops)
+      left -= one[t] * space(t);
+    rules::stand::Figures most = one;
+    for (Troop t : rules::stand::kAllTroops) {
+      if (!rules::stand::has(g.types, t)) continue;
+      const int more = std::min(g.available[t] - 1, left / space(t));
+      most[t] += more;
+      left -= more * space(t);
+    }
+    return most == one ? 1 : 2;
+  }
+  // The k-th command of commands(legal), in its order.
+  static G::Command nth(const rules::stand::Legal& legal, std::size_t k) {
+    namespace stand = rules::stand;
+    if (legal.end_phase) {
+      if (k == 0) return stand::cmd::EndPhase{};
+      --k;
+    }
+    for (const stand::AttackChoice& a : legal.attacks) {
+      if (k < a.targets.size()) return stand::cmd::Attack{a.from, a.targets[k]};
+      k -= a.targets.size();
+    }
+    for (const stand::FacingChoice& f : legal.facings) {
+      for (int d = 0; d < stand::kDirections; ++d) {
+        if (d == f.facing) continue;
+        if (k == 0) return stand::cmd::Face{f.hex, d};
+        --k;
+      }
+    }
+    if (k < legal.postures.size()) {
+      const stand::PostureChoice& p = legal.postures[k];
+      return stand::cmd::SetPosture{p.hex, p.posture == stand::Posture::kStanding
+                                               ? stand::Posture::kFallingBack
+                                               : stand::Posture::kStanding};
+    }
+    k -= legal.postures.size();
+    for (const auto* groups : {&legal.deploy, &legal.moves}) {
+      for (const stand::Group& g : *groups) {
+        for (const stand::Destination& d : g.destinations) {
+          const std::size_t c = per_destination(legal, g, d);
+          if (k >= c) {
+            k -= c;
+            continue;
+          }
+          stand::Legal alone;
+          alone.side = legal.side;
+          alone.phase = legal.phase;
+          alone.space = legal.space;
+          (groups == &legal.deploy ? alone.deploy : alone.moves)
+              .push_back({g.from, g.types, g.available, g.reach, {d}});
+          const auto made = stand::commands(alone);
+          if (made.size() != c) broken("stand: a destination's commands are not counted right");
+          return made[k];
+        }
+      }
+    }
+    broken("stand: a pick past the legal list's end");
   }
   // STAND!'s blind commands are the codec's: its messages name hexes and figures directly.
   static std::optional<G::Command> blind(const G::State&, Side, std::uint16_t) {
@@ -113,29 +218,36 @@ match::Match<G> new_match(const typename G::Scenario& scenario) {
 
 // Projection commutes with apply for each event of the newest entry, folded from `before`;
 // the fold ends at the match's state. A viewer's projection of the state after an event is
-// the one the next event's check starts from, so it is carried on, not made again.
+// the one the next event's check starts from, so it is carried on, not made again; the fold
+// applies each event in place (the state before it is folded again only to word a failure).
 template <class G>
 void check_entry(typename G::State before, const match::Match<G>& m) {
   using State = typename G::State;
   State s = std::move(before);
   std::array<std::optional<State>, kViewers.size()> seen;  // by viewer: project(s, viewer)
-  for (const auto& e : m.log().back().events) {
-    State next = s;
-    G::apply(next, e);
+  const match::Entry<G>& entry = m.log().back();
+  for (std::size_t k = 0; k < entry.events.size(); ++k) {
+    const auto& e = entry.events[k];
     const rules::Visibility vis = G::visibility(e);
+    std::array<std::optional<State>, kViewers.size()> applied;  // project(s, viewer) + e
     for (std::size_t i = 0; i < kViewers.size(); ++i) {
       if (!vis.visible_to(kViewers[i])) {
         seen[i].reset();
         continue;
       }
-      State projected = seen[i] ? std::move(*seen[i]) : G::project(s, kViewers[i]);
-      G::apply(projected, e);
-      seen[i] = G::project(next, kViewers[i]);
-      if (!(*seen[i] == projected)) {
-        broken(std::string(G::kName) + ": projection does not commute with " + G::describe(s, e));
+      applied[i] = seen[i] ? std::move(*seen[i]) : G::project(s, kViewers[i]);
+      G::apply(*applied[i], e);
+    }
+    G::apply(s, e);
+    for (std::size_t i = 0; i < kViewers.size(); ++i) {
+      if (!applied[i]) continue;
+      seen[i] = G::project(s, kViewers[i]);
+      if (!(*seen[i] == *applied[i])) {
+        const auto at = m.position_after_events(entry.first_event + k);
+        broken(std::string(G::kName) + ": projection does not commute with " +
+               G::describe(at->state, e));
       }
     }
-    s = std::move(next);
   }
   if (!(s == m.state())) broken(std::string(G::kName) + ": the events do not fold to the state");
 #ifndef CASTRA_CHECK_INVARIANTS
@@ -147,6 +259,33 @@ void check_entry(typename G::State before, const match::Match<G>& m) {
   if (auto bad = G::check(projected)) {
     broken(std::string(G::kName) + ": check() of a spectator's projection: " + *bad);
   }
+}
+
+// `played` as a match whose log is its opening entry and one adopted entry holding every later
+// event and roll in order: the same state, event count and roll count (so the same dice from
+// here on), checked, but a copy costs one checkpoint and two entries instead of a checkpoint
+// every kCheckpointEvery entries and up to 129 entries. Each input copies its starting point
+// twice (to play on and to replay on); what it checks reads only the newest entry and the
+// state. The log is shorter, so a deep starting point's few steps reach no new checkpoint.
+template <class G>
+match::Match<G> compact(const match::Match<G>& played) {
+  auto m = new_match<G>(played.scenario());
+  match::Entry<G> rest;
+  rest.kind = match::EntryKind::kCommand;
+  rest.first_event = m.event_count();
+  for (std::size_t i = m.log().size(); i < played.log().size(); ++i) {
+    const auto& e = played.log()[i];
+    rest.events.insert(rest.events.end(), e.events.begin(), e.events.end());
+    rest.rolls.insert(rest.rolls.end(), e.rolls.begin(), e.rolls.end());
+  }
+  if (played.log().size() > m.log().size()) m.adopt(std::move(rest));
+  if (!(m.state() == played.state()) || m.event_count() != played.event_count() ||
+      m.roll_count() != played.roll_count() ||
+      m.outcome().has_value() != played.outcome().has_value() ||
+      m.full_state_hash() != played.full_state_hash()) {
+    broken(std::string(G::kName) + ": a compacted starting point is not the match it compacts");
+  }
+  return m;
 }
 
 // A match after `depth` accepted commands of a game of listed commands (fewer when the game
@@ -171,7 +310,7 @@ match::Match<G> starting_point(const typename G::Scenario& scenario, std::size_t
   if (again.full_state_hash() != m.full_state_hash()) {
     broken(std::string(G::kName) + ": a starting point's replay ends in another state hash");
   }
-  return m;
+  return compact(m);
 }
 
 template <class G>
