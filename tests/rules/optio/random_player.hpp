@@ -2,6 +2,9 @@
 // or one built blindly (often illegal) from the state's shape.
 #pragma once
 
+#include <algorithm>
+#include <array>
+#include <optional>
 #include <random>
 #include <vector>
 
@@ -53,12 +56,43 @@ class RandomPlayer {
     return out;
   }
 
-  // A command from the list, or nothing when the list is empty.
+  // A command from the list, or nothing when the list is empty: the command
+  // listed_commands() would give, drawing the same numbers, but only the drawn one is made
+  // (the fuzz target asks for one per step, and a copy of every listed command was most of
+  // its allocations outside the legal list).
   std::optional<Command> from_list(const State& s, const Legal& l) {
-    auto groups = listed_commands(s, l);
-    if (groups.empty()) return std::nullopt;
-    auto& g = groups[static_cast<std::size_t>(pick(static_cast<int>(groups.size())))];
-    return g[static_cast<std::size_t>(pick(static_cast<int>(g.size())))];
+    std::array<std::size_t, 8> sizes{};
+    std::vector<cmd::Deploy> deploys;  // listed_commands()'s draws, in its order
+    for (const UnitLegal& u : l.units) {
+      sizes[0] += u.advances.size();
+      sizes[1] += u.rotations.size() + (u.change_formation ? 1 : 0);
+      sizes[2] += u.shoot_targets.size();
+      if (!u.placements.empty()) {
+        const Square q =
+            u.placements[static_cast<std::size_t>(pick(static_cast<int>(u.placements.size())))];
+        const int f = u.facings[static_cast<std::size_t>(pick(static_cast<int>(u.facings.size())))];
+        const Formation fm =
+            u.formations[static_cast<std::size_t>(pick(static_cast<int>(u.formations.size())))];
+        deploys.push_back(cmd::Deploy{u.unit, q, f, fm});
+      }
+    }
+    sizes[3] = deploys.size();
+    for (const LeaderLegal& x : l.leaders) {
+      sizes[4] += x.move_to.size() + x.place_on.size();
+      sizes[5] += x.abandon ? 1 : 0;
+    }
+    sizes[6] = (l.end_phase ? 1 : 0) + (l.end_deployment ? 1 : 0);
+    std::optional<cmd::SubmitOrders> card;
+    if (l.orders.submit) card = random_card(s, l.orders, false);
+    sizes[7] = card ? 1 : 0;
+    const auto kinds = static_cast<int>(
+        std::count_if(sizes.begin(), sizes.end(), [](std::size_t n) { return n > 0; }));
+    if (kinds == 0) return std::nullopt;
+    int kind = pick(kinds);
+    std::size_t g = 0;
+    for (; sizes[g] == 0 || kind-- > 0; ++g) {
+    }
+    return listed(l, deploys, card, g, static_cast<std::size_t>(pick(static_cast<int>(sizes[g]))));
   }
 
   // A well-formed card (or, when `sloppy`, one that may break any rule of its shape).
@@ -154,6 +188,57 @@ class RandomPlayer {
   }
 
  private:
+  // The i-th command of group g of listed_commands(), given its draws.
+  static Command listed(const Legal& l, const std::vector<cmd::Deploy>& deploys,
+                        const std::optional<cmd::SubmitOrders>& card, std::size_t g,
+                        std::size_t i) {
+    switch (g) {
+      case 0:
+        for (const UnitLegal& u : l.units) {
+          if (i < u.advances.size()) return cmd::Advance{u.unit, u.advances[i].steps};
+          i -= u.advances.size();
+        }
+        break;
+      case 1:
+        for (const UnitLegal& u : l.units) {
+          if (i < u.rotations.size()) return cmd::Rotate{u.unit, u.rotations[i]};
+          i -= u.rotations.size();
+          if (u.change_formation) {
+            if (i == 0) return cmd::ChangeFormation{u.unit};
+            --i;
+          }
+        }
+        break;
+      case 2:
+        for (const UnitLegal& u : l.units) {
+          if (i < u.shoot_targets.size()) return cmd::Shoot{u.unit, u.shoot_targets[i]};
+          i -= u.shoot_targets.size();
+        }
+        break;
+      case 3:
+        return deploys[i];
+      case 4:
+        for (const LeaderLegal& x : l.leaders) {
+          if (i < x.move_to.size()) return cmd::MoveLeader{x.leader, x.move_to[i]};
+          i -= x.move_to.size();
+          if (i < x.place_on.size()) return cmd::PlaceLeader{x.leader, x.place_on[i]};
+          i -= x.place_on.size();
+        }
+        break;
+      case 5:
+        for (const LeaderLegal& x : l.leaders) {
+          if (x.abandon && i-- == 0) return cmd::AbandonOrders{x.leader};
+        }
+        break;
+      case 6:
+        if (l.end_phase && i-- == 0) return cmd::EndPhase{};
+        return cmd::EndDeployment{};
+      default:
+        return *card;
+    }
+    return cmd::EndPhase{};  // not reached: i is below the group's size
+  }
+
   int random_unit_id(const State& s) {
     if (chance(0.05)) return pick(300);
     return s.units[static_cast<std::size_t>(pick(static_cast<int>(s.units.size())))].id;
