@@ -30,14 +30,7 @@ class RandomPlayer {
       if (u.change_formation) groups[1].push_back(cmd::ChangeFormation{u.unit});
       for (int t : u.shoot_targets)
         groups[2].push_back(cmd::Shoot{u.unit, t});
-      if (!u.placements.empty()) {
-        const Square q =
-            u.placements[static_cast<std::size_t>(pick(static_cast<int>(u.placements.size())))];
-        const int f = u.facings[static_cast<std::size_t>(pick(static_cast<int>(u.facings.size())))];
-        const Formation fm =
-            u.formations[static_cast<std::size_t>(pick(static_cast<int>(u.formations.size())))];
-        groups[3].push_back(cmd::Deploy{u.unit, q, f, fm});
-      }
+      if (!u.placements.empty()) groups[3].push_back(drawn_deploy(u));
     }
     for (const LeaderLegal& x : l.leaders) {
       for (int u : x.move_to)
@@ -67,14 +60,7 @@ class RandomPlayer {
       sizes[0] += u.advances.size();
       sizes[1] += u.rotations.size() + (u.change_formation ? 1 : 0);
       sizes[2] += u.shoot_targets.size();
-      if (!u.placements.empty()) {
-        const Square q =
-            u.placements[static_cast<std::size_t>(pick(static_cast<int>(u.placements.size())))];
-        const int f = u.facings[static_cast<std::size_t>(pick(static_cast<int>(u.facings.size())))];
-        const Formation fm =
-            u.formations[static_cast<std::size_t>(pick(static_cast<int>(u.formations.size())))];
-        deploys.push_back(cmd::Deploy{u.unit, q, f, fm});
-      }
+      if (!u.placements.empty()) deploys.push_back(drawn_deploy(u));
     }
     sizes[3] = deploys.size();
     for (const LeaderLegal& x : l.leaders) {
@@ -188,6 +174,17 @@ class RandomPlayer {
   }
 
  private:
+  // A placement, a facing and a formation for `u`, drawn in that order: the one deployment
+  // both listed_commands() and from_list() draw for a unit that may deploy.
+  cmd::Deploy drawn_deploy(const UnitLegal& u) {
+    const Square q =
+        u.placements[static_cast<std::size_t>(pick(static_cast<int>(u.placements.size())))];
+    const int f = u.facings[static_cast<std::size_t>(pick(static_cast<int>(u.facings.size())))];
+    const Formation fm =
+        u.formations[static_cast<std::size_t>(pick(static_cast<int>(u.formations.size())))];
+    return cmd::Deploy{u.unit, q, f, fm};
+  }
+
   // The i-th command of group g of listed_commands(), given its draws.
   static Command listed(const Legal& l, const std::vector<cmd::Deploy>& deploys,
                         const std::optional<cmd::SubmitOrders>& card, std::size_t g,
