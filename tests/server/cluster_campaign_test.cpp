@@ -8,6 +8,7 @@
 #include <signal.h>
 
 #include <functional>
+#include <optional>
 #include <string>
 
 #include "tests/server/cluster_support.hpp"
@@ -19,44 +20,55 @@ namespace {
 
 constexpr int kLeaseMs = 1500;
 
+// The first push to `c` within 30 s for which `wanted` holds; nothing after 30 s (or when the
+// connection ends), with what was heard last in `*error`.
+std::optional<v1::ServerEnvelope> first_push(
+    client::ProtocolClient& c, const std::function<bool(const v1::ServerEnvelope&)>& wanted,
+    std::string* error) {
+  const auto until = std::chrono::steady_clock::now() + 30s;
+  while (std::chrono::steady_clock::now() < until) {
+    auto push = c.next_push(std::chrono::duration_cast<std::chrono::milliseconds>(
+                                until - std::chrono::steady_clock::now()),
+                            error);
+    if (!push) break;
+    if (wanted(*push)) return push;
+  }
+  return std::nullopt;
+}
+
 // The campaign as the CampaignUpdated pushes to `c` bring it, once `done` holds for its
 // summary: the hosting node moves it on by itself (after the selections, after a battle) and
 // every node tells its followers. A test failure after 30 s.
 v1::CampaignSummary pushed_until(client::ProtocolClient& c, const std::string& id,
                                  const std::function<bool(const v1::CampaignSummary&)>& done) {
-  const auto until = std::chrono::steady_clock::now() + 30s;
   v1::CampaignSummary s;
   std::string error;
-  while (std::chrono::steady_clock::now() < until) {
-    auto push = c.next_push(std::chrono::duration_cast<std::chrono::milliseconds>(
-                                until - std::chrono::steady_clock::now()),
-                            &error);
-    if (!push) break;
-    if (push->has_campaign_updated() &&
-        push->campaign_updated().campaign().summary().campaign_id() == id) {
-      s = push->campaign_updated().campaign().summary();
-      if (done(s)) return s;
-    }
-  }
-  ADD_FAILURE() << "campaign " << id << " never got there: " << s.DebugString() << error;
+  const auto push = first_push(
+      c,
+      [&](const v1::ServerEnvelope& e) {
+        if (!e.has_campaign_updated() ||
+            e.campaign_updated().campaign().summary().campaign_id() != id) {
+          return false;
+        }
+        s = e.campaign_updated().campaign().summary();
+        return done(s);
+      },
+      &error);
+  if (!push) ADD_FAILURE() << "campaign " << id << " never got there: " << s.DebugString() << error;
   return s;
 }
 
 // Whether `c` hears (MatchUpdated) that match `id` has begun, both its seats taken, within 30 s.
 bool began(client::ProtocolClient& c, const std::string& id) {
-  const auto until = std::chrono::steady_clock::now() + 30s;
   std::string error;
-  while (std::chrono::steady_clock::now() < until) {
-    auto push = c.next_push(std::chrono::duration_cast<std::chrono::milliseconds>(
-                                until - std::chrono::steady_clock::now()),
-                            &error);
-    if (!push) return false;
-    if (push->has_match_updated() && push->match_updated().match().match_id() == id &&
-        push->match_updated().match().status() == v1::MATCH_LIVE) {
-      return true;
-    }
-  }
-  return false;
+  return first_push(
+             c,
+             [&](const v1::ServerEnvelope& e) {
+               return e.has_match_updated() && e.match_updated().match().match_id() == id &&
+                      e.match_updated().match().status() == v1::MATCH_LIVE;
+             },
+             &error)
+      .has_value();
 }
 
 // The `my_action` flag of campaign `id` in `m`'s MyCampaigns, as the node `m` is on says it.
