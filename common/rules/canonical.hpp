@@ -29,9 +29,12 @@ class ByteWriter {
   std::string take() { return std::move(out_); }
 
  private:
+  // Little-endian, appended at once (a state's bytes are thousands of these).
   void fixed(std::uint64_t v, int n) {
+    char b[8];
     for (int i = 0; i < n; ++i)
-      out_.push_back(static_cast<char>((v >> (8 * i)) & 0xff));
+      b[i] = static_cast<char>((v >> (8 * i)) & 0xff);
+    out_.append(b, static_cast<std::size_t>(n));
   }
   std::string out_;
 };

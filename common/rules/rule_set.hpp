@@ -39,6 +39,9 @@ namespace castra::rules {
 //   acting(s)             who has to act now, and the phase's name.
 //   outcome(s)            the result once the game is over.
 //   project(s, v)         the state with everything v may not see removed.
+//   kHidesInformation     whether project() can remove anything. A rule set that hides
+//                         nothing (STAND!) has project(s, v) == s for every s and v, so its
+//                         callers may read the state itself where they would copy a projection.
 //   encode(s, w)          the canonical bytes of s (for state hashes).
 //   check(s)              a debug re-check of every invariant; a description of the first
 //                         broken one, or nothing.
@@ -55,6 +58,7 @@ concept RuleSet = std::equality_comparable<typename G::Command> &&
              const typename G::Scenario& sc, const typename G::Ruleset& rs, ByteWriter& w,
              std::string_view ver) {
   { G::kName } -> std::convertible_to<std::string_view>;
+  { G::kHidesInformation } -> std::convertible_to<bool>;
   { G::current_version() } -> std::convertible_to<std::string_view>;
   { G::ruleset(ver) } -> std::same_as<const typename G::Ruleset*>;
   { G::initial_state(sc, rs) } -> std::same_as<Checked<typename G::State>>;

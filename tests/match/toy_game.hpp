@@ -85,6 +85,7 @@ struct Game {
   using Legal = toy::Legal;
 
   static constexpr std::string_view kName = "toy";
+  static constexpr bool kHidesInformation = true;  // each side's secret and notes
   static std::string_view current_version() { return "toy-1"; }
   static const Ruleset* ruleset(std::string_view v) {
     static const Ruleset kToy1{"toy-1", 0};

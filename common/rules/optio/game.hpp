@@ -25,6 +25,8 @@ struct Game {
   using Ruleset = optio::Ruleset;
 
   static constexpr std::string_view kName = "optio";
+  // Orders cards, and a subcommander's path and progress, are his side's alone.
+  static constexpr bool kHidesInformation = true;
 
   static std::string_view current_version() { return kCurrentVersion; }
   static const Ruleset* ruleset(std::string_view version) { return find_ruleset(version); }

@@ -3,6 +3,7 @@
 // part of the engine's interface; same threading as the engine (pure functions).
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <optional>
 #include <string>
@@ -142,6 +143,7 @@ void advance_paths_from(const Unit& u, int move, std::vector<Step>& path, int fa
 template <typename Visit>
 void advance_paths(const Unit& u, int move, Visit&& visit) {
   std::vector<Step> path;
+  path.reserve(static_cast<std::size_t>(std::max(move, 0)));
   advance_paths_from(u, move, path, u.facing, u.pos, visit);
 }
 

@@ -20,7 +20,9 @@ void move_phase(detail::Ctx& ctx, Side side, Legal& out) {
     UnitLegal ul;
     ul.unit = u.id;
     ul.in_command = ctx.in_command(u);
-    for (auto& steps : detail::allowed_advances(ctx, side, u)) {
+    auto paths = detail::allowed_advances(ctx, side, u);
+    ul.advances.reserve(paths.size());
+    for (auto& steps : paths) {
       const Square to = steps.back().to;
       const int ahead_id = ctx.board.at(ahead(to, steps.back().facing));
       AdvanceOption opt;
@@ -33,7 +35,11 @@ void move_phase(detail::Ctx& ctx, Side side, Legal& out) {
       if (detail::allowed(ctx, side, cmd::Rotate{u.id, f})) ul.rotations.push_back(f);
     }
     ul.change_formation = detail::allowed(ctx, side, cmd::ChangeFormation{u.id});
+    // A unit whose type does not shoot is refused every target (check(Shoot) tests its type
+    // before any target), so its targets are not weighed one by one.
+    const bool shoots = ctx.rs.stats(u.type).shoot != 0;
     for (const Unit& t : s.units) {
+      if (!shoots) break;
       if (t.side != side && t.on_board() && detail::allowed(ctx, side, cmd::Shoot{u.id, t.id})) {
         ul.shoot_targets.push_back(t.id);
       }
@@ -62,8 +68,11 @@ void deployment(detail::Ctx& ctx, Side side, Legal& out) {
     if (u.side != side || u.routed) continue;
     UnitLegal ul;
     ul.unit = u.id;
-    for (int row = 1; row <= s.rows; ++row) {
-      for (int col = 1; col <= s.cols; ++col) {
+    // check(Deploy) refuses every square outside the side's zone, so only the zone's squares
+    // on the board are weighed, in the same row-major order.
+    const Zone& zone = s.zones[static_cast<std::size_t>(index(side))];
+    for (int row = std::max(1, zone.min_row); row <= std::min(s.rows, zone.max_row); ++row) {
+      for (int col = std::max(1, zone.min_col); col <= std::min(s.cols, zone.max_col); ++col) {
         if (detail::allowed(ctx, side, cmd::Deploy{u.id, {col, row}, 0, Formation::kLine})) {
           ul.placements.push_back({col, row});
         }

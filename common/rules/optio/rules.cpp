@@ -2,7 +2,6 @@
 // decide() and legal() so that the legal list and the accepted commands never differ.
 #include <algorithm>
 #include <cassert>
-#include <deque>
 #include <string>
 
 #include "common/rules/optio/game.hpp"
@@ -114,17 +113,16 @@ std::vector<int> chain(const State& s, const Board& b, const Leader& l) {
   if (!l.active() || l.unit == 0) return out;
   const Unit* start = s.unit(l.unit);
   if (start == nullptr || !start->on_board()) return out;
-  std::deque<int> todo{start->id};
+  // Breadth first; out is the queue too: each unit found is appended once and visited when
+  // `next` reaches it.
   out.push_back(start->id);
-  while (!todo.empty()) {
-    const Unit* u = s.unit(todo.front());
-    todo.pop_front();
+  for (std::size_t next = 0; next < out.size(); ++next) {
+    const Unit* u = s.unit(out[next]);
     for (int f = 0; f < kFacings; ++f) {
       const int id = b.at(plus(u->pos, step_of(f)));
       if (id == 0 || std::find(out.begin(), out.end(), id) != out.end()) continue;
       if (!may_stand_with(s, l, *s.unit(id))) continue;
       out.push_back(id);
-      todo.push_back(id);
     }
   }
   std::sort(out.begin(), out.end());
@@ -144,21 +142,23 @@ Ctx::Ctx(const State& state) : s(state), rs(rules_of(state)), board(state) {}
 
 bool Ctx::in_command(const Unit& u) {
   auto& memo = in_command_[static_cast<std::size_t>(index(u.side))];
+  // By bisection (State::unit), not a walk of every unit per question.
+  const auto index_of = [&](int id) -> std::optional<std::size_t> {
+    const Unit* found = s.unit(id);
+    if (found == nullptr) return std::nullopt;
+    return static_cast<std::size_t>(found - s.units.data());
+  };
   if (!memo) {
     memo.emplace(s.units.size(), false);
     for (const Leader& l : s.leaders) {
       if (l.side != u.side || !l.active()) continue;
       for (int id : chain(s, board, l)) {
-        for (std::size_t i = 0; i < s.units.size(); ++i) {
-          if (s.units[i].id == id) (*memo)[i] = true;
-        }
+        if (const auto i = index_of(id)) (*memo)[*i] = true;
       }
     }
   }
-  for (std::size_t i = 0; i < s.units.size(); ++i) {
-    if (s.units[i].id == u.id) return (*memo)[i];
-  }
-  return false;
+  const auto i = index_of(u.id);
+  return i && (*memo)[*i];
 }
 
 bool bound_by_orders(const Leader& l) {

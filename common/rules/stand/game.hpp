@@ -39,6 +39,7 @@ struct Game {
   static void apply(State& s, const Event& e);
 
   // STAND! hides nothing: every event is public and a projection is the state itself.
+  static constexpr bool kHidesInformation = false;
   static Visibility visibility(const Event& e);
   static std::string sealed_bytes(const Event& e);
   static State project(const State& s, Viewer v);

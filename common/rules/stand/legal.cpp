@@ -56,6 +56,7 @@ void add_deployment(const State& s, const Ruleset& rs, Side side, Legal& legal) 
     for (Troop t : kAllTroops) {
       if (!has(m, t)) g.available[t] = 0;
     }
+    g.destinations.reserve(zone.size());
     for (Hex h : zone) {
       if (auto d = destination(s, rs, side, h, m, g.available)) {
         g.destinations.push_back(std::move(*d));
@@ -92,6 +93,7 @@ void add_moves(const State& s, const Ruleset& rs, Side side, Legal& legal) {
         g.available[t] = has(m, t) ? tile.unmoved[t] : 0;
       g.reach = rs.reach_of(m);
       const PathTree tree = shortest_paths(s, rs, side, from, m, g.reach);
+      g.destinations.reserve(tree.reached.size() - 1);
       for (std::size_t j = 1; j < tree.reached.size(); ++j) {
         const Hex to = tree.reached[j];
         if (auto d = destination(s, rs, side, to, m, g.available)) {
