@@ -66,6 +66,9 @@ struct MatchStats {
   std::vector<SlowAck> slow;  // acks over kSlowMicros, in arrival order
   std::uint64_t slow_count = 0;
   std::chrono::steady_clock::time_point since = std::chrono::steady_clock::now();
+  // The same instant by the wall clock, so that a late ack can be set beside a server's log
+  // or an strace of it.
+  std::chrono::system_clock::time_point wall_since = std::chrono::system_clock::now();
   void reset();
   void record_ack(std::chrono::steady_clock::time_point scheduled,
                   std::chrono::steady_clock::time_point arrived);
