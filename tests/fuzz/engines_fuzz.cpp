@@ -10,8 +10,9 @@
 // with apply for every viewer who may see each event, and the events fold to the match's own
 // state. At the end the accepted commands replayed on the starting point give the same full
 // state hash, and the projections that hide nothing (kEveryone's; every viewer's in a rule
-// set that hides nothing) are the state itself; each starting point was itself replayed from a new match at start-up, then
-// compacted (its later log entries adopted as one, checked to give the same state).
+// set that hides nothing) are the state itself; each starting point was itself replayed from
+// a new match at start-up, then compacted (its later log entries adopted as one, checked to
+// give the same state).
 #include <algorithm>
 #include <array>
 #include <cstdint>
