@@ -37,10 +37,9 @@ void move_phase(detail::Ctx& ctx, Side side, Legal& out) {
     ul.change_formation = detail::allowed(ctx, side, cmd::ChangeFormation{u.id});
     // A unit whose type does not shoot is refused every target (check(Shoot) tests its type
     // before any target), so its targets are not weighed one by one.
-    const bool shoots = ctx.rs.stats(u.type).shoot != 0;
     for (const Unit& t : s.units) {
-      if (!shoots) break;
-      if (t.side != side && t.on_board() && detail::allowed(ctx, side, cmd::Shoot{u.id, t.id})) {
+      if (ctx.rs.stats(u.type).shoot != 0 && t.side != side && t.on_board() &&
+          detail::allowed(ctx, side, cmd::Shoot{u.id, t.id})) {
         ul.shoot_targets.push_back(t.id);
       }
     }

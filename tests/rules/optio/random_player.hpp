@@ -19,43 +19,14 @@ class RandomPlayer {
   int pick(int n) { return std::uniform_int_distribution<int>(0, n - 1)(gen_); }
   bool chance(double p) { return std::bernoulli_distribution(p)(gen_); }
 
-  // Every listed command, grouped by kind; the caller picks a group, then one within it.
-  std::vector<std::vector<Command>> listed_commands(const State& s, const Legal& l) {
-    std::vector<std::vector<Command>> groups(8);
-    for (const UnitLegal& u : l.units) {
-      for (const AdvanceOption& a : u.advances)
-        groups[0].push_back(cmd::Advance{u.unit, a.steps});
-      for (int f : u.rotations)
-        groups[1].push_back(cmd::Rotate{u.unit, f});
-      if (u.change_formation) groups[1].push_back(cmd::ChangeFormation{u.unit});
-      for (int t : u.shoot_targets)
-        groups[2].push_back(cmd::Shoot{u.unit, t});
-      if (!u.placements.empty()) groups[3].push_back(drawn_deploy(u));
-    }
-    for (const LeaderLegal& x : l.leaders) {
-      for (int u : x.move_to)
-        groups[4].push_back(cmd::MoveLeader{x.leader, u});
-      for (int u : x.place_on)
-        groups[4].push_back(cmd::PlaceLeader{x.leader, u});
-      if (x.abandon) groups[5].push_back(cmd::AbandonOrders{x.leader});
-    }
-    if (l.end_phase) groups[6].push_back(cmd::EndPhase{});
-    if (l.end_deployment) groups[6].push_back(cmd::EndDeployment{});
-    if (l.orders.submit) groups[7].push_back(random_card(s, l.orders, false));
-    std::vector<std::vector<Command>> out;
-    for (auto& g : groups) {
-      if (!g.empty()) out.push_back(std::move(g));
-    }
-    return out;
-  }
-
-  // A command from the list, or nothing when the list is empty: the command
-  // listed_commands() would give, drawing the same numbers, but only the drawn one is made
-  // (the fuzz target asks for one per step, and a copy of every listed command was most of
-  // its allocations outside the legal list).
+  // A command from the list, or nothing when the list is empty: a kind drawn among the
+  // kinds listed (advances; rotations and formation changes; shots; deployments, one drawn
+  // per unit; leader moves and placements; abandoned orders; ends of a phase; a card), then
+  // one of that kind. Only the drawn command is made (the fuzz target asks for one per step,
+  // and a copy of every listed command was most of its allocations outside the legal list).
   std::optional<Command> from_list(const State& s, const Legal& l) {
     std::array<std::size_t, 8> sizes{};
-    std::vector<cmd::Deploy> deploys;  // listed_commands()'s draws, in its order
+    std::vector<cmd::Deploy> deploys;  // a unit's deployment is drawn whole, in unit order
     for (const UnitLegal& u : l.units) {
       sizes[0] += u.advances.size();
       sizes[1] += u.rotations.size() + (u.change_formation ? 1 : 0);
@@ -175,7 +146,7 @@ class RandomPlayer {
 
  private:
   // A placement, a facing and a formation for `u`, drawn in that order: the one deployment
-  // both listed_commands() and from_list() draw for a unit that may deploy.
+  // from_list() lists for a unit that may deploy.
   cmd::Deploy drawn_deploy(const UnitLegal& u) {
     const Square q =
         u.placements[static_cast<std::size_t>(pick(static_cast<int>(u.placements.size())))];
@@ -185,7 +156,7 @@ class RandomPlayer {
     return cmd::Deploy{u.unit, q, f, fm};
   }
 
-  // The i-th command of group g of listed_commands(), given its draws.
+  // The i-th command of kind g in from_list()'s order, given its draws.
   static Command listed(const Legal& l, const std::vector<cmd::Deploy>& deploys,
                         const std::optional<cmd::SubmitOrders>& card, std::size_t g,
                         std::size_t i) {
