@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <vector>
 
 #include "server/net/forwarded.hpp"
@@ -13,6 +14,13 @@ namespace {
 using Clock = std::chrono::steady_clock;
 constexpr int kStrikesBeforeCooldown = 3;
 constexpr auto kStrikeWindow = std::chrono::seconds(10);
+// An address that earns cool-down after cool-down waits twice as long each time, up to 2^6
+// times --abuse-cooldown (about 11 minutes at the default 10 s), as fail2ban's
+// bantime.increment does: a flooder that comes straight back each time it is let in returns
+// ever more rarely, instead of every 10 s with a fresh burst. An address with no cool-down for
+// kForgiveAfter starts again from one.
+constexpr int kMostDoublings = 6;
+constexpr auto kForgiveAfter = std::chrono::hours(1);
 // Past this many addresses on record, the stale ones are swept out at the next strike.
 constexpr std::size_t kSweepAbove = 1024;
 }  // namespace
@@ -72,7 +80,9 @@ void SharedState::struck(const std::string& address) {
   std::lock_guard lock(mutex_);
   if (strikes_.size() > kSweepAbove) {
     std::erase_if(strikes_, [&](const auto& entry) {
-      return entry.second.until <= now && entry.second.first + kStrikeWindow <= now;
+      const Strikes& s = entry.second;
+      const bool forgiven = s.cooldowns == 0 || s.until + kForgiveAfter <= now;
+      return forgiven && s.first + kStrikeWindow <= now;
     });
   }
   Strikes& s = strikes_[address];
@@ -82,9 +92,13 @@ void SharedState::struck(const std::string& address) {
   }
   if (++s.count < kStrikesBeforeCooldown) return;
   s.count = 0;
-  s.until = now + std::chrono::seconds(options_.abuse_cooldown_seconds);
-  spdlog::warn("event=abuse_cooldown address={} seconds={}", address,
-               options_.abuse_cooldown_seconds);
+  if (s.until + kForgiveAfter <= now) s.cooldowns = 0;
+  const auto length = std::chrono::seconds(options_.abuse_cooldown_seconds) *
+                      (std::int64_t{1} << std::min(s.cooldowns, kMostDoublings));
+  ++s.cooldowns;
+  s.until = now + length;
+  spdlog::warn("event=abuse_cooldown address={} seconds={} cooldowns={}", address, length.count(),
+               s.cooldowns);
 }
 
 Clock::duration SharedState::cooldown_left(const std::string& address) {

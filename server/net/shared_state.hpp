@@ -44,9 +44,10 @@ class SharedState {
   bool add_address(const std::string& address);
   void remove_address(const std::string& address);
   // A connection from `address` was cut off for abuse (a flood, an oversized frame, a slow
-  // reader). The third within kStrikeWindow starts a cool-down of --abuse-cooldown seconds:
-  // reconnecting at once would otherwise buy a fresh rate-limit bucket and another oversized
-  // read each time, all on the honest players' threads.
+  // reader). The third within kStrikeWindow starts a cool-down of --abuse-cooldown seconds,
+  // doubled for each earlier one of the address's last hour (at most 64 times): reconnecting
+  // at once would otherwise buy a fresh rate-limit bucket and another oversized read each
+  // time, all on the honest players' threads.
   void struck(const std::string& address);
   // How long `address` still cools down (zero: it does not): its new connections are held
   // unread until then, and closed.
@@ -63,6 +64,7 @@ class SharedState {
     int count = 0;
     std::chrono::steady_clock::time_point first;  // of the current window
     std::chrono::steady_clock::time_point until;  // cooling down before this
+    int cooldowns = 0;  // how many in a row, each begun within kForgiveAfter of the last's end
   };
   std::map<std::string, Strikes> strikes_;
   std::uint64_t next_id_ = 1;

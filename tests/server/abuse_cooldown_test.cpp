@@ -1,6 +1,6 @@
 // An address whose connections are cut off for abuse again and again gets no new connection
-// for --abuse-cooldown seconds: each is held unread, then closed (docs/protocol.md, "Limits").
-// Its open connections carry on.
+// for --abuse-cooldown seconds, twice as long each time it earns another: each is held unread,
+// then closed (docs/protocol.md, "Limits"). Its open connections carry on.
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -64,6 +64,16 @@ TEST(AbuseCooldown, AThirdCutOffRefusesTheAddressAtTheAcceptUntilTheCooldownEnds
     again = ProtocolClient::connect(server.ws_url(), 5s, &error);
   }
   EXPECT_TRUE(again) << error;
+  again.reset();
+
+  // Three more cut-offs: a second cool-down, twice as long.
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_EQ(cut_off_for_an_oversized_frame(server, &code), 1009);
+  }
+  EXPECT_FALSE(ProtocolClient::connect(server.ws_url(), 5s, &error));
+  EXPECT_NE(server.log().find("event=abuse_cooldown address=127.0.0.1 seconds=4 cooldowns=2"),
+            std::string::npos)
+      << server.log();
   EXPECT_TRUE(server_alive(server));
 }
 
