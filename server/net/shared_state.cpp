@@ -86,6 +86,9 @@ void SharedState::struck(const std::string& address) {
     });
   }
   Strikes& s = strikes_[address];
+  // The address's connections opened before its cool-down began are cut off as one burst:
+  // they neither lengthen it nor count toward the next.
+  if (s.until > now) return;
   if (s.count == 0 || s.first + kStrikeWindow <= now) {
     s.count = 0;
     s.first = now;
