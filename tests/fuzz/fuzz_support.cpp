@@ -43,10 +43,10 @@ void broken(std::string_view what) {
 
 // AddressSanitizer's defaults for every fuzz target (ASAN_OPTIONS still overrides them): a
 // quarantine of 64 MB, not 256. A freed block is still kept from reuse for the next 64 MB of
-// frees, hundreds of inputs' worth, so a use after free within an input is still caught; the
-// larger pool kept faulting in fresh pages and cost `engines` a fifth of its executions
-// (docs/reliability.md, "Reaching 1,000 a second"). Read by the sanitizer runtime at start-up;
-// without it, nothing calls this.
+// frees, some 300 `engines` inputs' worth, so a use after free within an input is still
+// caught; the larger pool kept faulting in fresh pages, and the replay of the engines corpus
+// took a quarter longer and twice the memory (docs/reliability.md, "Over 1,000 a second with
+// room"). Read by the sanitizer runtime at start-up; without it, nothing calls this.
 extern "C" const char* __asan_default_options() {
   return "quarantine_size_mb=64";
 }
