@@ -12,7 +12,6 @@
 #include <iostream>
 #include <memory>
 #include <string>
-#include <utility>
 
 #include "tools/load/echo_load.hpp"
 #include "tools/load/flood_load.hpp"
@@ -317,6 +316,16 @@ int run_saturation(Flags& flags) {
   return run.exit_code;
 }
 
+// The generator's own scheduling lag over a span: a stall of the whole machine (a paused
+// virtual machine) shows here as in the server, since the generator cannot run either.
+struct LagFigures {
+  double p99_ms = 0;
+  double max_ms = 0;
+};
+LagFigures lag_figures(const Histogram& lag) {
+  return {ms(lag.percentile(0.99)), ms(lag.max())};
+}
+
 // `flood`: the honest players' latencies for --seconds alone, then for --seconds more beside
 // FloodLoad's abusive connections, and the ratio of the two p99s (docs/reliability.md).
 int run_flood(Flags& flags) {
@@ -327,7 +336,7 @@ int run_flood(Flags& flags) {
   MatchLoad load(*run.net, flags.matches);
   FloodLoad flood(run.net->target, flags.flood);
   auto baseline = std::make_shared<MatchStats>();
-  auto lag_baseline = std::make_shared<std::pair<double, double>>();  // p99, max (ms)
+  auto lag_baseline = std::make_shared<LagFigures>();
   load.prepare([&](const std::string& error) {
     if (!error.empty()) return run.fail(error);
     std::cout << "castra-load: " << load.connections() << " honest connections, "
@@ -341,16 +350,14 @@ int run_flood(Flags& flags) {
       run.probe.lag().reset();
       after(run.ioc, millis(flags.seconds), [&, baseline, lag_baseline] {
         *baseline = load.stats();
-        lag_baseline->first = ms(run.probe.lag().percentile(0.99));
-        lag_baseline->second = ms(run.probe.lag().max());
+        *lag_baseline = lag_figures(run.probe.lag());
         flood.start();
         after(run.ioc, millis(flags.warmup_seconds), [&, baseline, lag_baseline] {
           load.stats().reset();
           run.probe.lag().reset();
           after(run.ioc, millis(flags.seconds), [&, baseline, lag_baseline] {
             auto under = std::make_shared<MatchStats>(load.stats());
-            const std::pair<double, double> lag_flood{ms(run.probe.lag().percentile(0.99)),
-                                                      ms(run.probe.lag().max())};
+            const LagFigures lag_flood = lag_figures(run.probe.lag());
             flood.stop();
             load.stop(millis(flags.drain_seconds), [&, baseline, lag_baseline, under, lag_flood] {
               Report r("flood");
@@ -388,13 +395,11 @@ int run_flood(Flags& flags) {
               r.number("abuser_frames", static_cast<double>(f.frames), "abusive frames sent");
               r.number("abuser_mib", static_cast<double>(f.bytes) / (1 << 20),
                        "abusive bytes sent (MiB)");
-              r.number("baseline_lag_p99_ms", lag_baseline->first, "generator lag p99 alone (ms)");
-              r.number("flood_lag_p99_ms", lag_flood.first,
+              r.number("baseline_lag_p99_ms", lag_baseline->p99_ms, "generator lag p99 alone (ms)");
+              r.number("flood_lag_p99_ms", lag_flood.p99_ms,
                        "generator lag p99 beside the flood (ms)");
-              // A stall of the whole machine (a paused virtual machine) shows here as in
-              // the server: the generator cannot run either.
-              r.number("baseline_lag_max_ms", lag_baseline->second, "generator lag max alone (ms)");
-              r.number("flood_lag_max_ms", lag_flood.second,
+              r.number("baseline_lag_max_ms", lag_baseline->max_ms, "generator lag max alone (ms)");
+              r.number("flood_lag_max_ms", lag_flood.max_ms,
                        "generator lag max beside the flood (ms)");
               r.print(flags.json);
               run.ioc.stop();
