@@ -43,8 +43,24 @@ struct Position {
   rules::Viewer effective(rules::Viewer v) const {
     return outcome() ? rules::Viewer::kEveryone : v;
   }
-  typename G::State snapshot(rules::Viewer v) const { return G::project(state, effective(v)); }
-  Bytes32 state_hash(rules::Viewer v) const { return match::state_hash<G>(snapshot(v)); }
+  // Whether v is shown less than the state: not after the end, not kEveryone (whose projection
+  // is the state itself, rules/types.hpp), never in a rule set that hides nothing.
+  bool hides_from(rules::Viewer v) const {
+    return G::kHidesInformation && effective(v) != rules::Viewer::kEveryone;
+  }
+  // f(what v may see of the state): the state itself, not a copy, when nothing is hidden from v.
+  template <class F>
+  auto seen_by(rules::Viewer v, F&& f) const {
+    if (hides_from(v)) return f(G::project(state, v));
+    return f(state);
+  }
+  typename G::State snapshot(rules::Viewer v) const {
+    if (hides_from(v)) return G::project(state, v);
+    return state;
+  }
+  Bytes32 state_hash(rules::Viewer v) const {
+    return seen_by(v, [](const typename G::State& seen) { return match::state_hash<G>(seen); });
+  }
 
   // Folds the next entry in: its events applied (G::apply, nothing re-decided), its rolls
   // counted. The entry's first_event must be `events`.

@@ -38,7 +38,8 @@ namespace castra::rules {
 //   legal(s, side)        what side may do now, complete enough that a client needs no rules.
 //   acting(s)             who has to act now, and the phase's name.
 //   outcome(s)            the result once the game is over.
-//   project(s, v)         the state with everything v may not see removed.
+//   project(s, v)         the state with everything v may not see removed; kEveryone's is
+//                         s itself.
 //   kHidesInformation     whether project() can remove anything. A rule set that hides
 //                         nothing (STAND!) has project(s, v) == s for every s and v, so its
 //                         callers may read the state itself where they would copy a projection.

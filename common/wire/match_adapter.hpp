@@ -245,8 +245,10 @@ class MatchAdapter final : public AnyMatch {
     s.set_match_id(m_.id());
     s.set_event_count(p.events);
     s.set_entry_count(static_cast<std::uint32_t>(p.entries));
-    W::encode_state(p.snapshot(v), s.mutable_state());
-    s.set_state_hash(match::to_hex(p.state_hash(v)));
+    p.seen_by(v, [&](const typename G::State& seen) {
+      W::encode_state(seen, s.mutable_state());
+      s.set_state_hash(match::to_hex(match::state_hash<G>(seen)));
+    });
     const rules::Acting now = p.acting();
     s.set_phase(now.phase);
     s.set_a_to_act(now.a);

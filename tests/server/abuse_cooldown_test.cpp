@@ -30,13 +30,12 @@ std::uint16_t cut_off_for_an_oversized_frame(const ServerProcess& server,
 }
 
 // Connects until the address's cool-down is over (held connections end in a close); null if
-// it is not over within 30 s.
-std::unique_ptr<ProtocolClient> let_back_in(const ServerProcess& server) {
-  std::string error;
+// it is not over within 30 s, with the last attempt's failure in *error.
+std::unique_ptr<ProtocolClient> let_back_in(const ServerProcess& server, std::string* error) {
   std::unique_ptr<ProtocolClient> again;
   const auto give_up = std::chrono::steady_clock::now() + 30s;
   while (!again && std::chrono::steady_clock::now() < give_up) {
-    again = ProtocolClient::connect(server.ws_url(), 5s, &error);
+    again = ProtocolClient::connect(server.ws_url(), 5s, error);
   }
   return again;
 }
@@ -72,7 +71,7 @@ TEST(AbuseCooldown, AThirdCutOffRefusesTheAddressAtTheAcceptUntilTheCooldownEnds
   EXPECT_EQ(call(*bystander.client, ping).pong().nonce(), 7u);
 
   // Once the cool-down is over the address is let back in.
-  EXPECT_TRUE(let_back_in(server));
+  EXPECT_TRUE(let_back_in(server, &error)) << error;
   EXPECT_TRUE(server_alive(server));
 }
 
@@ -100,7 +99,7 @@ TEST(AbuseCooldown, ABurstOfCutOffsIsOneCooldownAndTheNextIsTwiceAsLong) {
   EXPECT_EQ(server.log().find("cooldowns=2"), std::string::npos) << server.log();
 
   // Let back in, the address earns another: twice as long.
-  ASSERT_TRUE(let_back_in(server));
+  ASSERT_TRUE(let_back_in(server, &error)) << error;
   for (int i = 0; i < 3; ++i) {
     v1::ErrorCode code = v1::ERROR_UNSPECIFIED;
     EXPECT_EQ(cut_off_for_an_oversized_frame(server, &code), 1009);
