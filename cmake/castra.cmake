@@ -11,8 +11,9 @@ set(CASTRA_SANITIZED_O1_TARGETS castra_rules castra_match
   optio_rules_test optio_property_test optio_reasons_test optio_forecast_test
   stand_property_test stand_reasons_test stand_forecast_test)
 
-# tools/fuzz's build (libFuzzer's coverage): the standard library's templates are left out of
-# the coverage instrumentation; tests/fuzz/coverage_ignore.txt says why.
+# tools/fuzz's build (libFuzzer's coverage): the standard library's templates, Boost's buffer
+# and executor machinery and the rules engines' oracle are left out of the coverage
+# instrumentation; tests/fuzz/coverage_ignore.txt says why.
 set(CASTRA_COVERAGE_OPTIONS "")
 if(CASTRA_SANITIZE MATCHES "fuzzer")
   set(ignorelist ${PROJECT_SOURCE_DIR}/tests/fuzz/coverage_ignore.txt)

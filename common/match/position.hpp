@@ -44,7 +44,7 @@ struct Position {
     return outcome() ? rules::Viewer::kEveryone : v;
   }
   // Whether v is shown less than the state: not after the end, not kEveryone (whose projection
-  // is the state itself, rules/types.hpp), never in a rule set that hides nothing.
+  // is the state itself, rules/rule_set.hpp), never in a rule set that hides nothing.
   bool hides_from(rules::Viewer v) const {
     return G::kHidesInformation && effective(v) != rules::Viewer::kEveryone;
   }
