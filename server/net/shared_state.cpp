@@ -74,6 +74,10 @@ void SharedState::remove_address(const std::string& address) {
   if (it != per_address_.end() && --it->second <= 0) per_address_.erase(it);
 }
 
+bool SharedState::Strikes::forgiven(Clock::time_point now) const {
+  return cooldowns == 0 || until + kForgiveAfter <= now;
+}
+
 void SharedState::struck(const std::string& address) {
   if (options_.abuse_cooldown_seconds <= 0 || trusted_proxies_.count(address) != 0) return;
   const auto now = Clock::now();
@@ -81,8 +85,7 @@ void SharedState::struck(const std::string& address) {
   if (strikes_.size() > kSweepAbove) {
     std::erase_if(strikes_, [&](const auto& entry) {
       const Strikes& s = entry.second;
-      const bool forgiven = s.cooldowns == 0 || s.until + kForgiveAfter <= now;
-      return forgiven && s.first + kStrikeWindow <= now;
+      return s.forgiven(now) && s.first + kStrikeWindow <= now;
     });
   }
   Strikes& s = strikes_[address];
@@ -95,7 +98,7 @@ void SharedState::struck(const std::string& address) {
   }
   if (++s.count < kStrikesBeforeCooldown) return;
   s.count = 0;
-  if (s.until + kForgiveAfter <= now) s.cooldowns = 0;
+  if (s.forgiven(now)) s.cooldowns = 0;
   const auto length = std::chrono::seconds(options_.abuse_cooldown_seconds) *
                       (std::int64_t{1} << std::min(s.cooldowns, kMostDoublings));
   ++s.cooldowns;

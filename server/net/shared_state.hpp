@@ -65,6 +65,8 @@ class SharedState {
     std::chrono::steady_clock::time_point first;  // of the current window
     std::chrono::steady_clock::time_point until;  // cooling down before this
     int cooldowns = 0;  // how many in a row, each begun within kForgiveAfter of the last's end
+    // None so far, or the last ended kForgiveAfter ago: the next is the first again.
+    bool forgiven(std::chrono::steady_clock::time_point now) const;
   };
   std::map<std::string, Strikes> strikes_;
   std::uint64_t next_id_ = 1;
